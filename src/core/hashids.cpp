@@ -1,0 +1,341 @@
+#include "hashids.hpp"
+
+#include <algorithm>
+
+#include "error.hpp"
+#include "keyed_shuffle.hpp"
+#include "utf8.hpp"
+
+namespace idcodec {
+
+namespace {
+
+constexpr std::u32string_view default_separators = U"cfhistuCFHISTU";
+constexpr std::size_t step_cache_budget = 256 * 1024;  // bytes of reshuffled alphabets kept per settings
+
+std::u32string decode_setting(std::string_view text, const char* name) {
+    auto decoded = utf8::decode(text);
+    if (!decoded) throw Error(ErrorKind::invalid_parameter, std::string("hashids ") + name + " is not valid UTF-8");
+    return std::move(*decoded);
+}
+
+std::u32string unique_characters(std::u32string_view text) {
+    std::u32string unique;
+    CodePointIndex seen;
+    for (const char32_t cp : text) {
+        if (seen.contains(cp)) continue;
+        seen.insert(cp, 0);
+        unique.push_back(cp);
+    }
+    return unique;
+}
+
+void check_size(const std::string& id) {
+    if (id.size() > Hashids::max_id_bytes)
+        throw Error(ErrorKind::program_limit, "hashid would be longer than the maximum of 1 GB");
+}
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+}  // namespace
+
+// Yields the alphabet of each successive number for one lottery character: from the cache while it lasts,
+// extending it while the budget allows, otherwise computed into a scratch step of its own.
+class Hashids::Walk {
+public:
+    Walk(const Hashids& hashids, std::size_t lottery) : hashids_(hashids), lottery_(lottery) {}
+
+    const Step& next() {
+        auto& cached = hashids_.steps_[lottery_];
+        if (taken_ < cached.size()) {
+            current_ = cached[taken_].get();
+        } else {
+            const std::u32string_view previous = taken_ == 0 ? std::u32string_view(hashids_.alphabet_)
+                                                              : std::u32string_view(current_->alphabet);
+            Step step = hashids_.make_step(lottery_, previous);
+            const std::size_t bytes =
+                sizeof(Step) + step.alphabet.size() * (2 * sizeof(char32_t) + sizeof(std::uint32_t));
+            if (taken_ == cached.size() && hashids_.cached_bytes_ + bytes <= step_cache_budget) {
+                cached.push_back(std::make_unique<const Step>(std::move(step)));
+                hashids_.cached_bytes_ += bytes;
+                current_ = cached.back().get();
+            } else {
+                scratch_ = std::move(step);
+                current_ = &scratch_;
+            }
+        }
+        ++taken_;
+        return *current_;
+    }
+
+    const Step& current() const { return *current_; }
+
+private:
+    const Hashids& hashids_;
+    std::size_t lottery_;
+    std::size_t taken_ = 0;
+    const Step* current_ = nullptr;
+    Step scratch_;
+};
+
+Hashids::Hashids(std::string_view salt_text, std::string_view alphabet_text) {
+    salt_ = decode_setting(salt_text, "salt");
+    const std::u32string unique = unique_characters(decode_setting(alphabet_text, "alphabet"));
+    if (unique.size() < min_alphabet_length)
+        throw Error(ErrorKind::invalid_parameter, "hashids alphabet must contain at least 16 unique characters (got " +
+                                                      std::to_string(unique.size()) + ")");
+
+    const CodePointIndex in_unique(unique);
+    const CodePointIndex in_default_separators(default_separators);
+    for (const char32_t cp : unique)
+        if (!in_default_separators.contains(cp)) alphabet_.push_back(cp);
+    for (const char32_t cp : default_separators)
+        if (in_unique.contains(cp)) separators_.push_back(cp);
+    keyed_shuffle(separators_, salt_);
+
+    // At most 3.5 alphabet characters per separator: borrow separators from the front of the alphabet.
+    if (separators_.empty() || 2 * alphabet_.size() > 7 * separators_.size()) {
+        std::size_t wanted = (2 * alphabet_.size() + 6) / 7;
+        if (wanted == 1) wanted = 2;
+        if (wanted > separators_.size()) {
+            const std::size_t moved = wanted - separators_.size();
+            separators_.append(alphabet_, 0, moved);
+            alphabet_.erase(0, moved);
+        } else {
+            separators_.resize(wanted);
+        }
+    }
+    keyed_shuffle(alphabet_, salt_);
+
+    const std::size_t guard_count = (alphabet_.size() + 11) / 12;
+    if (alphabet_.size() < 3) {
+        guards_ = separators_.substr(0, guard_count);
+        separators_.erase(0, guard_count);
+    } else {
+        guards_ = alphabet_.substr(0, guard_count);
+        alphabet_.erase(0, guard_count);
+    }
+
+    symbols_ = CodePointIndex(alphabet_ + separators_ + guards_);
+    steps_.resize(alphabet_.size());
+}
+
+Hashids::~Hashids() = default;
+Hashids::Hashids(Hashids&&) noexcept = default;
+Hashids& Hashids::operator=(Hashids&&) noexcept = default;
+
+Hashids::Step Hashids::make_step(std::size_t lottery, std::u32string_view previous) const {
+    std::u32string key;
+    key.reserve(1 + salt_.size() + previous.size());
+    key.push_back(alphabet_[lottery]);
+    key += salt_;
+    key += previous;
+
+    Step step;
+    step.alphabet = keyed_shuffled(std::u32string(previous), key);
+    step.position_of.resize(step.alphabet.size());
+    for (std::uint32_t i = 0; i < step.alphabet.size(); ++i) step.position_of[symbols_.find(step.alphabet[i])] = i;
+    step.padding = keyed_shuffled(step.alphabet, step.alphabet);
+    return step;
+}
+
+void Hashids::check_min_length(int min_length) {
+    if (min_length < 0 || min_length > max_min_length)
+        throw Error(ErrorKind::invalid_parameter, "hashids min_length must be between 0 and " +
+                                                      std::to_string(max_min_length) + " (got " +
+                                                      std::to_string(min_length) + ")");
+}
+
+void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std::string& id, StopToken stop) const {
+    check_min_length(min_length);
+    id.clear();
+    if (numbers.empty()) return;
+
+    std::uint64_t value_hash = 0;
+    for (std::size_t i = 0; i < numbers.size(); ++i) {
+        stop.poll(i);
+        value_hash += numbers[i] % (i + 100);
+    }
+    const std::size_t lottery = value_hash % alphabet_.size();
+    utf8::append(id, alphabet_[lottery]);
+    std::size_t length = 1;  // code points
+    char32_t first_digit = 0;
+
+    Walk walk(*this, lottery);
+    char32_t digits[64];  // a 64-bit number has at most 64 digits in base 2
+    for (std::size_t i = 0; i < numbers.size(); ++i) {
+        stop.poll(i);
+        const std::u32string& alphabet = walk.next().alphabet;
+        std::size_t count = 0;
+        for (std::uint64_t value = numbers[i];; value /= alphabet.size()) {
+            digits[count++] = alphabet[value % alphabet.size()];
+            if (value < alphabet.size()) break;
+        }
+        const char32_t leading = digits[count - 1];
+        length += count;
+        while (count > 0) utf8::append(id, digits[--count]);
+        if (i == 0) first_digit = leading;
+        if (i + 1 < numbers.size()) {
+            const std::uint64_t extra = numbers[i] % (std::uint64_t{leading} + i);
+            utf8::append(id, separators_[extra % separators_.size()]);
+            ++length;
+        }
+        check_size(id);
+    }
+    const auto wanted = static_cast<std::size_t>(min_length);
+    if (length >= wanted) return;
+
+    // Guards first, then halves of ever reshuffled alphabets around both ends, cut to the exact length.
+    std::string padded;
+    std::size_t total = length + 1;
+    const char32_t prefix_guard = guards_[(value_hash + alphabet_[lottery]) % guards_.size()];
+    const bool suffix = total < wanted;
+    const char32_t suffix_guard = guards_[(value_hash + first_digit) % guards_.size()];
+    if (suffix) ++total;
+
+    std::vector<std::u32string> rounds;
+    const std::u32string* last = &walk.current().padding;
+    std::size_t round_count = 0;
+    for (; total < wanted; ++round_count, total += alphabet_.size()) {
+        if (round_count > 0) {
+            rounds.push_back(keyed_shuffled(*last, *last));
+            last = &rounds.back();
+        }
+    }
+    const auto round = [&](std::size_t r) -> const std::u32string& {
+        return r == 0 ? walk.current().padding : rounds[r - 1];
+    };
+    const std::size_t half = alphabet_.size() / 2;
+    const std::size_t excess = total - wanted;
+    const std::size_t cut_front = excess / 2;
+    const std::size_t cut_back = excess - cut_front;
+
+    for (std::size_t r = round_count; r-- > 0;) {
+        const std::u32string_view piece = std::u32string_view(round(r)).substr(half);
+        for (const char32_t cp : piece.substr(r + 1 == round_count ? cut_front : 0)) utf8::append(padded, cp);
+    }
+    utf8::append(padded, prefix_guard);
+    padded += id;
+    if (suffix) utf8::append(padded, suffix_guard);
+    for (std::size_t r = 0; r < round_count; ++r) {
+        std::u32string_view piece = std::u32string_view(round(r)).substr(0, half);
+        if (r + 1 == round_count) piece.remove_suffix(cut_back);
+        for (const char32_t cp : piece) utf8::append(padded, cp);
+    }
+    id = std::move(padded);
+}
+
+std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_length) const {
+    std::string id;
+    encode(numbers, min_length, id);
+    return id;
+}
+
+bool Hashids::decode(std::string_view id, int min_length, std::vector<std::uint64_t>& numbers,
+                     StopToken stop) const {
+    check_min_length(min_length);
+    numbers.clear();
+    // Only an ID that encode itself would produce is accepted: this rejects tampered and non-canonical input.
+    if (parse(id, numbers, stop)) {
+        std::string expected;
+        encode(numbers, min_length, expected, stop);
+        if (expected == id) return true;
+    }
+    numbers.clear();
+    return false;
+}
+
+bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, StopToken stop) const {
+    // The numbers sit between the guards: after the first and before the second, if there are any.
+    const auto first_separator = static_cast<std::uint32_t>(alphabet_.size());
+    const auto first_guard = first_separator + static_cast<std::uint32_t>(separators_.size());
+    std::size_t begin = 0;
+    std::size_t end = id.size();
+    int guard_count = 0;
+    for (std::size_t pos = 0; pos < id.size();) {
+        stop.poll(pos, 1 << 20);
+        const std::size_t start = pos;
+        const std::uint32_t symbol = symbols_.find(utf8::next(id, pos));
+        if (symbol == CodePointIndex::npos) return false;
+        if (symbol < first_guard) continue;
+        if (++guard_count == 1) {
+            begin = pos;
+        } else if (guard_count == 2) {
+            end = start;
+        } else {
+            return false;
+        }
+    }
+    const std::string_view core = id.substr(begin, end - begin);
+    if (core.empty()) return false;
+
+    std::size_t pos = 0;
+    const std::uint32_t lottery = symbols_.find(utf8::next(core, pos));
+    if (lottery >= first_separator) return false;
+
+    Walk walk(*this, lottery);
+    const Step* step = &walk.next();
+    std::uint64_t value = 0;
+    std::size_t digit_count = 0;
+    while (pos < core.size()) {
+        stop.poll(pos, 1 << 20);
+        const std::uint32_t symbol = symbols_.find(utf8::next(core, pos));
+        if (symbol >= first_separator) {  // a separator ends a number
+            if (digit_count == 0) return false;
+            numbers.push_back(value);
+            value = 0;
+            digit_count = 0;
+            step = &walk.next();
+            continue;
+        }
+        const std::uint64_t base = step->alphabet.size();
+        const std::uint64_t digit = step->position_of[symbol];
+        if (value > (UINT64_MAX - digit) / base) return false;
+        value = value * base + digit;
+        ++digit_count;
+    }
+    if (digit_count == 0) return false;
+    numbers.push_back(value);
+    return true;
+}
+
+void Hashids::encode_hex(std::string_view hex, int min_length, std::string& id, StopToken stop) const {
+    std::vector<std::uint64_t> numbers;
+    numbers.reserve(hex.size() / 12 + 1);
+    for (std::size_t group = 0; group < hex.size(); group += 12) {
+        stop.poll(group, 1 << 16);
+        std::uint64_t value = 1;
+        for (const char c : hex.substr(group, 12)) {
+            const int digit = hex_value(c);
+            if (digit < 0)
+                throw Error(ErrorKind::invalid_text, "hashids hex input must contain only hexadecimal digits");
+            value = value * 16 + static_cast<std::uint64_t>(digit);
+        }
+        numbers.push_back(value);
+    }
+    encode(numbers, min_length, id, stop);
+}
+
+bool Hashids::decode_hex(std::string_view id, int min_length, std::string& hex, StopToken stop) const {
+    hex.clear();
+    std::vector<std::uint64_t> numbers;
+    if (!decode(id, min_length, numbers, stop)) return false;
+    static constexpr char digits[] = "0123456789abcdef";
+    for (const std::uint64_t number : numbers) {
+        char buffer[16];
+        std::size_t count = 0;
+        for (std::uint64_t value = number; value > 0; value /= 16) buffer[count++] = digits[value % 16];
+        if (count <= 1) continue;  // the leading digit is dropped
+        --count;
+        while (count > 0) hex.push_back(buffer[--count]);
+    }
+    check_size(hex);
+    return true;
+}
+
+}  // namespace idcodec

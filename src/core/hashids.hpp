@@ -1,0 +1,76 @@
+// hashids, byte-exact with hashids.js 2.3.0: short non-sequential IDs for lists of non-negative integers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "code_point_index.hpp"
+#include "stop_token.hpp"
+
+namespace idcodec {
+
+class Hashids {
+public:
+    static constexpr std::string_view default_alphabet =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890";
+    static constexpr std::size_t min_alphabet_length = 16;
+    static constexpr int max_min_length = 1'000'000;
+    // Results larger than this are refused (PostgreSQL cannot store a text of 1 GB).
+    static constexpr std::size_t max_id_bytes = (std::size_t{1} << 30) - 64;
+
+    // Salt and alphabet as UTF-8; throws Error(invalid_parameter) for fewer than 16 unique characters or bad UTF-8.
+    Hashids(std::string_view salt, std::string_view alphabet);
+    ~Hashids();
+    Hashids(Hashids&&) noexcept;
+    Hashids& operator=(Hashids&&) noexcept;
+
+    // An empty list encodes to "". Throws Error(invalid_parameter) for min_length outside 0..max_min_length.
+    void encode(std::span<const std::uint64_t> numbers, int min_length, std::string& id, StopToken stop = {}) const;
+    std::string encode(std::span<const std::uint64_t> numbers, int min_length = 0) const;
+
+    // True and the numbers when `id` is exactly what encode gives for them; false (and no numbers) otherwise,
+    // including values above 2^64-1.
+    bool decode(std::string_view id, int min_length, std::vector<std::uint64_t>& numbers, StopToken stop = {}) const;
+
+    // hashids.js encodeHex: 12-digit groups, each read as hex with a leading 1. Throws Error(invalid_text) for a
+    // character that is not a hex digit; "" encodes to "".
+    void encode_hex(std::string_view hex, int min_length, std::string& id, StopToken stop = {}) const;
+    // hashids.js decodeHex: each decoded number in lowercase hex without its first digit, concatenated.
+    bool decode_hex(std::string_view id, int min_length, std::string& hex, StopToken stop = {}) const;
+
+    std::u32string_view alphabet() const noexcept { return alphabet_; }
+    std::u32string_view separators() const noexcept { return separators_; }
+    std::u32string_view guards() const noexcept { return guards_; }
+
+private:
+    // The alphabet after the k-th reshuffle for one lottery character, with what decoding and padding need.
+    struct Step {
+        std::u32string alphabet;
+        std::vector<std::uint32_t> position_of;  // index of each base-alphabet character in `alphabet`
+        std::u32string padding;                  // shuffle(alphabet, alphabet): the first min_length padding
+    };
+    class Walk;
+
+    // Reads the numbers out of an ID without checking that it is canonical.
+    bool parse(std::string_view id, std::vector<std::uint64_t>& numbers, StopToken stop) const;
+    Step make_step(std::size_t lottery, std::u32string_view previous) const;
+    static void check_min_length(int min_length);
+
+    std::u32string salt_;
+    std::u32string alphabet_;
+    std::u32string separators_;
+    std::u32string guards_;
+    // Characters numbered: alphabet_ first, then separators_, then guards_.
+    CodePointIndex symbols_;
+    // Reshuffled alphabets depend only on the settings, the lottery character and the position, so they are kept
+    // (up to a memory budget) and reused by every later call.
+    mutable std::vector<std::vector<std::unique_ptr<const Step>>> steps_;
+    mutable std::size_t cached_bytes_ = 0;
+};
+
+}  // namespace idcodec

@@ -1,0 +1,24 @@
+// UTF-8 <-> code points. Settings and IDs are handled by code point, like the reference JavaScript libraries.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace idcodec::utf8 {
+
+inline constexpr char32_t invalid = 0xFFFFFFFF;
+
+// Decodes the code point at `pos` and advances past it; returns `invalid` (and advances one byte) for a
+// malformed, overlong, surrogate or out-of-range sequence.
+char32_t next(std::string_view text, std::size_t& pos) noexcept;
+
+// The whole text as code points, or nothing if it is not valid UTF-8.
+std::optional<std::u32string> decode(std::string_view text);
+
+void append(std::string& out, char32_t code_point);
+
+std::string encode(std::u32string_view code_points);
+
+}  // namespace idcodec::utf8
