@@ -1,0 +1,61 @@
+# PGXS build of idcodec, plus the entry points for unit tests, fuzzers and benchmarks.
+
+EXTENSION = idcodec
+MODULE_big = idcodec
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control)
+DATA = $(wildcard idcodec--*.sql)
+
+CORE_SRCS = $(wildcard src/core/*.cpp)
+PG_SRCS = $(wildcard src/pg/*.cpp)
+OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
+
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+
+CXXSTD = -std=c++20
+PG_CXXFLAGS = $(CXXSTD) -fvisibility-inlines-hidden -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
+SHLIB_LINK = -lstdc++
+
+# No LLVM bitcode: the work of these functions is C++ behind exception guards, which JIT inlining cannot improve,
+# and Debian's clang-14 would have to compile libstdc++ 12's C++20 headers just to install unused .bc files.
+override with_llvm = no
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# ---- C++ unit tests, sanitizers, fuzzers, benchmarks (no PostgreSQL needed) ----
+BUILD = build
+UNIT_SRCS = $(wildcard test/unit/*.cpp)
+TEST_CXXFLAGS = $(CXXSTD) -O2 -g -Wall -Wextra -Isrc
+SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+$(BUILD)/unit_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp test/unit/*.hpp src/pg/config_cache.hpp)
+	@mkdir -p $(BUILD)
+	$(CXX) $(TEST_CXXFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lgtest -lgtest_main -pthread
+
+$(BUILD)/unit_tests_asan: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp test/unit/*.hpp src/pg/config_cache.hpp)
+	@mkdir -p $(BUILD)
+	$(CXX) $(TEST_CXXFLAGS) $(SANITIZE) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lgtest -lgtest_main -pthread
+
+unit: $(BUILD)/unit_tests
+	$(BUILD)/unit_tests
+
+unit-asan: $(BUILD)/unit_tests_asan
+	$(BUILD)/unit_tests_asan
+
+FUZZ_TARGETS = $(patsubst test/fuzz/%.cpp,$(BUILD)/fuzz_%,$(wildcard test/fuzz/*.cpp))
+FUZZ_SECONDS ?= 20
+
+$(BUILD)/fuzz_%: test/fuzz/%.cpp $(CORE_SRCS) $(wildcard src/core/*.hpp)
+	@mkdir -p $(BUILD)
+	clang++ $(CXXSTD) -O1 -g -Isrc -fsanitize=fuzzer,address,undefined -o $@ $< $(CORE_SRCS)
+
+fuzz: $(FUZZ_TARGETS)
+	@for f in $(FUZZ_TARGETS); do echo "== $$f ($(FUZZ_SECONDS)s)"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=0 2>&1 | tail -n 2 || exit 1; done
+
+bench: install
+	bash test/bench/run.sh
+
+.PHONY: unit unit-asan fuzz bench

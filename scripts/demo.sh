@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds and installs idcodec, starts a throwaway cluster and shows what it does.
+source "$(dirname "$0")/setup.sh"
+install_dependencies
+build_and_install
+start_cluster
+psql -X -q -v ON_ERROR_STOP=1 -f examples/public_ids.sql

@@ -1,0 +1,62 @@
+# Sourced by demo.sh, test.sh and the bench: installs what is missing, builds and installs the extension, and
+# offers start_cluster/stop_cluster for a throwaway PostgreSQL cluster of its own.
+set -euo pipefail
+
+IDCODEC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PG_MAJOR=15
+PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
+DEPENDENCIES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib make g++ clang
+              libgtest-dev libbenchmark-dev nodejs npm)
+
+log() { printf '== %s\n' "$*" >&2; }
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+install_dependencies() {
+    local missing=()
+    for package in "${DEPENDENCIES[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        log "installing ${missing[*]}"
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+}
+
+build_and_install() {
+    log "building idcodec"
+    make -C "$IDCODEC_ROOT" -s -j"$(nproc)" PG_CONFIG=$PG_BIN/pg_config >/dev/null
+    as_root make -C "$IDCODEC_ROOT" -s PG_CONFIG=$PG_BIN/pg_config install >/dev/null
+}
+
+# The server runs as 'postgres' when we are root (initdb refuses root), else as ourselves.
+as_server_user() {
+    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+start_cluster() {
+    CLUSTER_DIR=$(mktemp -d /tmp/idcodec-cluster.XXXXXX)
+    chmod 755 "$CLUSTER_DIR"
+    [ "$(id -u)" = 0 ] && chown postgres: "$CLUSTER_DIR"
+    export PGPORT=${IDCODEC_PORT:-$(( 55000 + RANDOM % 5000 ))}
+    export PGHOST=$CLUSTER_DIR
+    export PGUSER=postgres
+    export PGDATABASE=postgres
+    log "starting a throwaway cluster in $CLUSTER_DIR (port $PGPORT)"
+    as_server_user $PG_BIN/initdb -D "$CLUSTER_DIR/data" -U postgres -E UTF8 --locale=C.UTF-8 -A trust >/dev/null
+    as_server_user $PG_BIN/pg_ctl -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w \
+        -o "-p $PGPORT -k $CLUSTER_DIR -c listen_addresses='' -c max_connections=120 -c shared_buffers=256MB" start >/dev/null
+    trap stop_cluster EXIT
+}
+
+stop_cluster() {
+    if [ -n "${CLUSTER_DIR:-}" ] && [ -d "$CLUSTER_DIR/data" ]; then
+        as_server_user $PG_BIN/pg_ctl -D "$CLUSTER_DIR/data" -m fast -w stop >/dev/null 2>&1 || true
+        rm -rf "$CLUSTER_DIR"
+    fi
+}
+
+cd "$IDCODEC_ROOT"

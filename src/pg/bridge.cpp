@@ -1,0 +1,51 @@
+#include "bridge.hpp"
+
+#include <exception>
+#include <new>
+
+#include "../core/error.hpp"
+
+namespace idcodec::pg {
+
+namespace {
+
+int sqlstate_of(ErrorKind kind) {
+    switch (kind) {
+        case ErrorKind::invalid_parameter: return ERRCODE_INVALID_PARAMETER_VALUE;
+        case ErrorKind::out_of_range: return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+        case ErrorKind::invalid_text: return ERRCODE_INVALID_TEXT_REPRESENTATION;
+        case ErrorKind::program_limit: return ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+        case ErrorKind::interrupted: return ERRCODE_QUERY_CANCELED;
+    }
+    return ERRCODE_INTERNAL_ERROR;
+}
+
+void set(CapturedError& error, int sqlstate, const char* message) noexcept {
+    error.sqlstate = sqlstate;
+    strlcpy(error.message, message, sizeof error.message);
+}
+
+}  // namespace
+
+void capture_current_exception(CapturedError& error) noexcept {
+    error.interrupted = false;
+    try {
+        throw;
+    } catch (const Error& e) {
+        error.interrupted = e.kind() == ErrorKind::interrupted;
+        set(error, sqlstate_of(e.kind()), e.what());
+    } catch (const std::bad_alloc&) {
+        set(error, ERRCODE_OUT_OF_MEMORY, "out of memory");
+    } catch (const std::exception& e) {
+        set(error, ERRCODE_INTERNAL_ERROR, e.what());
+    } catch (...) {
+        set(error, ERRCODE_INTERNAL_ERROR, "unexpected C++ exception");
+    }
+}
+
+void raise(const CapturedError& error) {
+    ereport(ERROR, (errcode(error.sqlstate), errmsg("%s", error.message)));
+    pg_unreachable();
+}
+
+}  // namespace idcodec::pg

@@ -1,0 +1,49 @@
+// The one place where C++ exceptions become PostgreSQL errors.
+//
+// Code that may throw runs inside guarded(): its exceptions are caught and copied into a plain struct, and only
+// after every C++ frame of that code is gone is ereport() called. Callers keep nothing but trivially destructible
+// values (pointers, numbers, views) in their own frames, so PostgreSQL's longjmp skips no destructor.
+#pragma once
+
+#include "../core/stop_token.hpp"
+#include "postgres.hpp"
+
+namespace idcodec::pg {
+
+struct CapturedError {
+    int sqlstate = 0;
+    bool interrupted = false;
+    char message[1024] = {};
+};
+
+// Records the exception being handled; call only from a catch block.
+void capture_current_exception(CapturedError& error) noexcept;
+
+[[noreturn]] void raise(const CapturedError& error);
+
+template <class Body>
+bool run_capturing(Body& body, StopToken stop, CapturedError& error) noexcept {
+    try {
+        body(stop);
+        return true;
+    } catch (...) {
+        capture_current_exception(error);
+        return false;
+    }
+}
+
+// Runs body(StopToken). The token reports a pending query cancel or timeout, at which the core stops by throwing;
+// the interrupt is then served here. Should it not end the query, the work runs again, without polling if the
+// interrupt cannot be served now (so it cannot loop).
+template <class Body>
+void guarded(Body&& body) {
+    CapturedError error;
+    bool poll = true;
+    while (!run_capturing(body, poll ? StopToken(&InterruptPending) : StopToken(), error)) {
+        if (!error.interrupted) raise(error);
+        CHECK_FOR_INTERRUPTS();
+        poll = !InterruptPending;
+    }
+}
+
+}  // namespace idcodec::pg

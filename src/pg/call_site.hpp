@@ -1,0 +1,63 @@
+// Per-call-site state kept in fn_extra: the prepared configuration for the settings last seen there, and the
+// buffers results are written to. Buffers live here, not on the stack, so a result is copied into PostgreSQL memory
+// only after the C++ frames that produced it are gone.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bridge.hpp"
+#include "config_cache.hpp"
+#include "postgres.hpp"
+
+namespace idcodec::pg {
+
+// The backend's cache of prepared configurations (capacity: GUC idcodec.cache_size).
+ConfigCache& backend_cache() noexcept;
+
+template <class Config>
+struct CallSite {
+    SettingsKey key;
+    std::shared_ptr<const Config> config;
+    std::string text;
+    std::vector<std::uint64_t> numbers;
+
+    bool matches(std::span<const std::string_view> settings) const noexcept {
+        return config != nullptr && key.matches<Config>(settings);
+    }
+
+    // Looks the settings up in the backend cache, building the configuration with make() if needed.
+    template <class Make>
+    void bind(std::span<const std::string_view> settings, Make&& make) {
+        guarded([&](StopToken) {
+            SettingsKey new_key = SettingsKey::of<Config>(settings);
+            std::shared_ptr<const Config> new_config = backend_cache().get<Config>(new_key, make);
+            key = std::move(new_key);
+            config = std::move(new_config);
+        });
+    }
+};
+
+// The call site's state, created on first use in fn_mcxt and destroyed when that context is reset or deleted.
+template <class Site>
+Site& call_site(FunctionCallInfo fcinfo) {
+    FmgrInfo* flinfo = fcinfo->flinfo;
+    if (flinfo->fn_extra == nullptr) {
+        void* memory = MemoryContextAlloc(flinfo->fn_mcxt, sizeof(Site));
+        auto* callback =
+            static_cast<MemoryContextCallback*>(MemoryContextAlloc(flinfo->fn_mcxt, sizeof(MemoryContextCallback)));
+        Site* site = new (memory) Site();
+        callback->func = [](void* arg) { static_cast<Site*>(arg)->~Site(); };
+        callback->arg = site;
+        MemoryContextRegisterResetCallback(flinfo->fn_mcxt, callback);
+        flinfo->fn_extra = site;
+    }
+    return *static_cast<Site*>(flinfo->fn_extra);
+}
+
+}  // namespace idcodec::pg

@@ -1,0 +1,104 @@
+// Prepared configurations (a hashids alphabet set, ...) cached per backend in a bounded LRU keyed by every
+// setting they depend on. Pure C++: the shim owns the one instance and wires its capacity to a GUC.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <list>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <typeinfo>
+#include <unordered_map>
+#include <utility>
+
+namespace idcodec::pg {
+
+// The settings a configuration was built from, as one string: the type's name, then each part with its length.
+class SettingsKey {
+public:
+    template <class Config>
+    static SettingsKey of(std::span<const std::string_view> parts) {
+        SettingsKey key;
+        key.append(typeid(Config).name());
+        for (const std::string_view part : parts) key.append(part);
+        return key;
+    }
+
+    // True when built from the same parts for the same type; allocates nothing.
+    template <class Config>
+    bool matches(std::span<const std::string_view> parts) const noexcept {
+        std::size_t pos = 0;
+        if (!consume(pos, typeid(Config).name())) return false;
+        for (const std::string_view part : parts)
+            if (!consume(pos, part)) return false;
+        return pos == bytes_.size();
+    }
+
+    const std::string& bytes() const noexcept { return bytes_; }
+
+private:
+    void append(std::string_view part) {
+        const auto length = static_cast<std::uint64_t>(part.size());
+        bytes_.append(reinterpret_cast<const char*>(&length), sizeof length);
+        bytes_.append(part);
+    }
+
+    bool consume(std::size_t& pos, std::string_view part) const noexcept {
+        std::uint64_t length;
+        if (bytes_.size() - pos < sizeof length) return false;
+        std::memcpy(&length, bytes_.data() + pos, sizeof length);
+        pos += sizeof length;
+        if (length != part.size() || bytes_.size() - pos < length) return false;
+        if (bytes_.compare(pos, part.size(), part) != 0) return false;
+        pos += part.size();
+        return true;
+    }
+
+    std::string bytes_;
+};
+
+class ConfigCache {
+public:
+    explicit ConfigCache(std::size_t capacity) : capacity_(capacity) {}
+
+    // The cached configuration for `key`, or a new one from `make()` (which may throw), remembered.
+    template <class Config, class Make>
+    std::shared_ptr<const Config> get(const SettingsKey& key, Make&& make) {
+        if (const auto found = index_.find(key.bytes()); found != index_.end()) {
+            entries_.splice(entries_.begin(), entries_, found->second);
+            return std::static_pointer_cast<const Config>(found->second->second);
+        }
+        auto config = std::make_shared<const Config>(make());
+        if (capacity_ > 0) {
+            entries_.emplace_front(key.bytes(), config);
+            index_.emplace(entries_.front().first, entries_.begin());
+            trim();
+        }
+        return config;
+    }
+
+    void set_capacity(std::size_t capacity) {
+        capacity_ = capacity;
+        trim();
+    }
+
+    std::size_t size() const noexcept { return entries_.size(); }
+
+private:
+    using Entry = std::pair<std::string, std::shared_ptr<const void>>;
+
+    void trim() {
+        while (entries_.size() > capacity_) {
+            index_.erase(entries_.back().first);
+            entries_.pop_back();
+        }
+    }
+
+    std::size_t capacity_;
+    std::list<Entry> entries_;  // most recently used first
+    std::unordered_map<std::string_view, std::list<Entry>::iterator> index_;
+};
+
+}  // namespace idcodec::pg

@@ -1,0 +1,36 @@
+// Module entry: the magic block, the GUC and the backend's configuration cache.
+#include "call_site.hpp"
+
+extern "C" {
+PG_MODULE_MAGIC;
+void _PG_init(void);
+}
+
+namespace idcodec::pg {
+
+namespace {
+
+int cache_size = 64;
+
+void assign_cache_size(int new_value, void*) {
+    backend_cache().set_capacity(static_cast<std::size_t>(new_value));
+}
+
+}  // namespace
+
+ConfigCache& backend_cache() noexcept {
+    static ConfigCache cache(static_cast<std::size_t>(cache_size));
+    return cache;
+}
+
+}  // namespace idcodec::pg
+
+void _PG_init(void) {
+    DefineCustomIntVariable("idcodec.cache_size",
+                            "Number of prepared idcodec configurations (salts, alphabets, ...) kept per backend.",
+                            "Each distinct combination of settings is prepared once and reused while it stays among "
+                            "the most recently used; results never depend on this setting.",
+                            &idcodec::pg::cache_size, 64, 0, 100000, PGC_USERSET, 0, nullptr,
+                            idcodec::pg::assign_cache_size, nullptr);
+    MarkGUCPrefixReserved("idcodec");
+}

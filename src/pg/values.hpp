@@ -1,0 +1,29 @@
+// Conversions between PostgreSQL values and what the core takes: UTF-8 text, spans of numbers.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "postgres.hpp"
+
+namespace idcodec::pg {
+
+// The bytes of a text value as stored (database encoding).
+inline std::string_view raw_bytes(const text* value) {
+    return {VARDATA_ANY(value), VARSIZE_ANY_EXHDR(value)};
+}
+
+// The text as UTF-8: the bytes themselves in UTF-8 (and SQL_ASCII) databases, else a converted copy.
+std::string_view utf8_of(const text* value);
+
+// A text value from UTF-8, converted to the database encoding where that differs.
+text* text_from_utf8(std::string_view utf8);
+
+// The elements of a one-dimensional bigint[] without NULLs, checked to be non-negative; errors otherwise.
+std::span<const std::uint64_t> non_negative_bigints(ArrayType* array, const char* function_name);
+
+// A bigint[] of the numbers, or NULL if one of them does not fit in bigint.
+ArrayType* bigint_array(std::span<const std::uint64_t> numbers);
+
+}  // namespace idcodec::pg
