@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds and installs idcodec, starts a throwaway cluster and runs every suite.
+# Ends with one line "N passed, N failed" (tests across all suites).
+source "$(dirname "$0")/setup.sh"
+set +e
+
+PASSED=0
+FAILED=0
+FAILED_SUITES=()
+
+# record SUITE PASSED FAILED
+record() {
+    PASSED=$((PASSED + $2))
+    FAILED=$((FAILED + $3))
+    [ "$3" -gt 0 ] && FAILED_SUITES+=("$1")
+    log "$1: $2 passed, $3 failed"
+}
+
+# Google Test binaries: count test cases.
+run_gtest() {
+    local name=$1; shift
+    local out
+    out=$("$@" 2>&1)
+    local status=$?
+    local passed failed
+    passed=$(grep -oP '^\[  PASSED  \] \K[0-9]+' <<<"$out" | tail -n1)
+    failed=$(grep -oP '^\[  FAILED  \] \K[0-9]+(?= tests?, listed below)' <<<"$out" | tail -n1)
+    if [ -z "$passed$failed" ] || { [ $status -ne 0 ] && [ -z "$failed" ]; }; then
+        printf '%s\n' "$out" | tail -n 40 >&2
+        record "$name" "${passed:-0}" 1
+        return
+    fi
+    [ -n "$failed" ] && printf '%s\n' "$out" | grep -E '^\[  FAILED  \]|Failure' | head -n 40 >&2
+    record "$name" "${passed:-0}" "${failed:-0}"
+}
+
+# A script or command that passes as a whole: one test.
+run_check() {
+    local name=$1; shift
+    local out
+    if out=$("$@" 2>&1); then
+        printf '%s\n' "$out" | tail -n 3 >&2
+        record "$name" 1 0
+    else
+        printf '%s\n' "$out" | tail -n 40 >&2
+        record "$name" 0 1
+    fi
+}
+
+install_dependencies
+build_and_install
+
+log "unit tests"
+make -s build/unit_tests >/dev/null 2>&1 || make build/unit_tests
+run_gtest "unit tests" build/unit_tests
+
+log "unit tests under AddressSanitizer and UBSan"
+make -s build/unit_tests_asan >/dev/null 2>&1 || make build/unit_tests_asan
+run_gtest "unit tests (asan+ubsan)" build/unit_tests_asan
+
+log "fuzz targets (${FUZZ_SECONDS:=15}s each)"
+for target in test/fuzz/*.cpp; do
+    name=$(basename "$target" .cpp)
+    run_check "fuzz $name" bash -c "make -s build/fuzz_$name >/dev/null && mkdir -p build/corpus_$name &&
+        build/fuzz_$name -max_total_time=$FUZZ_SECONDS -max_len=4096 -print_final_stats=1 build/corpus_$name 2>&1 | tail -n 3"
+done
+
+start_cluster
+
+log "pg_regress suites"
+out=$(make -s installcheck PG_CONFIG=$PG_BIN/pg_config 2>&1)
+printf '%s\n' "$out" | grep -E '\.\.\. |tests' >&2
+regress_passed=$(grep -cE '\.\.\. ok' <<<"$out")
+regress_failed=$(grep -cE '\.\.\. FAILED|\.\.\. failed' <<<"$out")
+[ "$regress_failed" -gt 0 ] && [ -f regression.diffs ] && head -n 80 regression.diffs >&2
+[ "$regress_passed" -eq 0 ] && [ "$regress_failed" -eq 0 ] && regress_failed=1
+record "pg_regress" "$regress_passed" "$regress_failed"
+
+for check in test/sql/*.sh; do
+    [ -e "$check" ] || continue
+    run_check "$(basename "$check" .sh)" bash "$check"
+done
+
+if [ ${#FAILED_SUITES[@]} -gt 0 ]; then log "failing suites: ${FAILED_SUITES[*]}"; fi
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
