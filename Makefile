@@ -13,7 +13,8 @@ REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
 
 CXXSTD = -std=c++20
-PG_CXXFLAGS = $(CXXSTD) -fvisibility-inlines-hidden -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
+# -MMD: objects are rebuilt when a header they include changes (a stale object would disagree on class layouts).
+PG_CXXFLAGS = $(CXXSTD) -MMD -MP -fvisibility-inlines-hidden -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
 SHLIB_LINK = -lstdc++
 
 # No LLVM bitcode: the work of these functions is C++ behind exception guards, which JIT inlining cannot improve,
@@ -23,6 +24,8 @@ override with_llvm = no
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+-include $(OBJS:.o=.d)
+EXTRA_CLEAN = $(OBJS:.o=.d) build
 
 # ---- C++ unit tests, sanitizers, fuzzers, benchmarks (no PostgreSQL needed) ----
 BUILD = build

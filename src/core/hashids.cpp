@@ -86,6 +86,9 @@ private:
 Hashids::Hashids(std::string_view salt_text, std::string_view alphabet_text) {
     salt_ = decode_setting(salt_text, "salt");
     const std::u32string unique = unique_characters(decode_setting(alphabet_text, "alphabet"));
+    // A NUL character would make a separator's modulus zero (and PostgreSQL text cannot hold one anyway).
+    if (unique.find(U'\0') != std::u32string::npos)
+        throw Error(ErrorKind::invalid_parameter, "hashids alphabet must not contain the NUL character");
     if (unique.size() < min_alphabet_length)
         throw Error(ErrorKind::invalid_parameter, "hashids alphabet must contain at least 16 unique characters (got " +
                                                       std::to_string(unique.size()) + ")");
@@ -122,6 +125,7 @@ Hashids::Hashids(std::string_view salt_text, std::string_view alphabet_text) {
     }
 
     symbols_ = CodePointIndex(alphabet_ + separators_ + guards_);
+    base_ = Divisor(static_cast<std::uint32_t>(alphabet_.size()));
     steps_.resize(alphabet_.size());
 }
 
@@ -156,12 +160,12 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
     id.clear();
     if (numbers.empty()) return;
 
-    std::uint64_t value_hash = 0;
-    for (std::size_t i = 0; i < numbers.size(); ++i) {
+    std::uint64_t value_hash = numbers[0] % 100;
+    for (std::size_t i = 1; i < numbers.size(); ++i) {
         stop.poll(i);
         value_hash += numbers[i] % (i + 100);
     }
-    const std::size_t lottery = value_hash % alphabet_.size();
+    const std::size_t lottery = base_.remainder(value_hash);
     utf8::append(id, alphabet_[lottery]);
     std::size_t length = 1;  // code points
     char32_t first_digit = 0;
@@ -172,10 +176,12 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
         stop.poll(i);
         const std::u32string& alphabet = walk.next().alphabet;
         std::size_t count = 0;
-        for (std::uint64_t value = numbers[i];; value /= alphabet.size()) {
-            digits[count++] = alphabet[value % alphabet.size()];
-            if (value < alphabet.size()) break;
-        }
+        std::uint64_t value = numbers[i];
+        do {
+            std::uint64_t digit;
+            value = base_.divide(value, digit);
+            digits[count++] = alphabet[digit];
+        } while (value > 0);
         const char32_t leading = digits[count - 1];
         length += count;
         while (count > 0) utf8::append(id, digits[--count]);

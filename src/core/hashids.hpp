@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "code_point_index.hpp"
+#include "divisor.hpp"
 #include "stop_token.hpp"
 
 namespace idcodec {
@@ -65,6 +66,7 @@ private:
     std::u32string alphabet_;
     std::u32string separators_;
     std::u32string guards_;
+    Divisor base_{2};  // alphabet_.size(): every reshuffled alphabet has this length
     // Characters numbered: alphabet_ first, then separators_, then guards_.
     CodePointIndex symbols_;
     // Reshuffled alphabets depend only on the settings, the lottery character and the position, so they are kept

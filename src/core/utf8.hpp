@@ -17,7 +17,15 @@ char32_t next(std::string_view text, std::size_t& pos) noexcept;
 // The whole text as code points, or nothing if it is not valid UTF-8.
 std::optional<std::u32string> decode(std::string_view text);
 
-void append(std::string& out, char32_t code_point);
+void append_multibyte(std::string& out, char32_t code_point);
+
+inline void append(std::string& out, char32_t code_point) {
+    if (code_point < 0x80) {
+        out.push_back(static_cast<char>(code_point));
+    } else {
+        append_multibyte(out, code_point);
+    }
+}
 
 std::string encode(std::u32string_view code_points);
 

@@ -10,10 +10,11 @@
 
 namespace idcodec::pg {
 
+// Filled in only when something was thrown, so nothing here is initialized on the (per-row) happy path.
 struct CapturedError {
-    int sqlstate = 0;
-    bool interrupted = false;
-    char message[1024] = {};
+    int sqlstate;
+    bool interrupted;
+    char message[1024];
 };
 
 // Records the exception being handled; call only from a catch block.

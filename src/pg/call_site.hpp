@@ -28,14 +28,14 @@ struct CallSite {
     std::vector<std::uint64_t> numbers;
 
     bool matches(std::span<const std::string_view> settings) const noexcept {
-        return config != nullptr && key.matches<Config>(settings);
+        return config != nullptr && key.matches(settings);
     }
 
     // Looks the settings up in the backend cache, building the configuration with make() if needed.
     template <class Make>
     void bind(std::span<const std::string_view> settings, Make&& make) {
         guarded([&](StopToken) {
-            SettingsKey new_key = SettingsKey::of<Config>(settings);
+            SettingsKey new_key = SettingsKey::of(settings);
             std::shared_ptr<const Config> new_config = backend_cache().get<Config>(new_key, make);
             key = std::move(new_key);
             config = std::move(new_config);

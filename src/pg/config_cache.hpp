@@ -15,22 +15,18 @@
 
 namespace idcodec::pg {
 
-// The settings a configuration was built from, as one string: the type's name, then each part with its length.
+// The settings a configuration was built from, as one string: each part with its length.
 class SettingsKey {
 public:
-    template <class Config>
     static SettingsKey of(std::span<const std::string_view> parts) {
         SettingsKey key;
-        key.append(typeid(Config).name());
         for (const std::string_view part : parts) key.append(part);
         return key;
     }
 
-    // True when built from the same parts for the same type; allocates nothing.
-    template <class Config>
+    // True when built from the same parts; allocates nothing.
     bool matches(std::span<const std::string_view> parts) const noexcept {
         std::size_t pos = 0;
-        if (!consume(pos, typeid(Config).name())) return false;
         for (const std::string_view part : parts)
             if (!consume(pos, part)) return false;
         return pos == bytes_.size();
@@ -63,16 +59,19 @@ class ConfigCache {
 public:
     explicit ConfigCache(std::size_t capacity) : capacity_(capacity) {}
 
-    // The cached configuration for `key`, or a new one from `make()` (which may throw), remembered.
+    // The cached configuration of type Config for `key`, or a new one from `make()` (which may throw), remembered.
     template <class Config, class Make>
     std::shared_ptr<const Config> get(const SettingsKey& key, Make&& make) {
-        if (const auto found = index_.find(key.bytes()); found != index_.end()) {
+        std::string typed_key = typeid(Config).name();
+        typed_key += '\0';
+        typed_key += key.bytes();
+        if (const auto found = index_.find(typed_key); found != index_.end()) {
             entries_.splice(entries_.begin(), entries_, found->second);
             return std::static_pointer_cast<const Config>(found->second->second);
         }
         auto config = std::make_shared<const Config>(make());
         if (capacity_ > 0) {
-            entries_.emplace_front(key.bytes(), config);
+            entries_.emplace_front(std::move(typed_key), config);
             index_.emplace(entries_.front().first, entries_.begin());
             trim();
         }

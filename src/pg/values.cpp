@@ -52,10 +52,21 @@ std::span<const std::uint64_t> non_negative_bigints(ArrayType* array, const char
 ArrayType* bigint_array(std::span<const std::uint64_t> numbers) {
     for (const std::uint64_t number : numbers)
         if (number > static_cast<std::uint64_t>(PG_INT64_MAX)) return nullptr;
-    Datum* elements = static_cast<Datum*>(palloc(sizeof(Datum) * (numbers.size() + 1)));
-    for (std::size_t i = 0; i < numbers.size(); ++i) elements[i] = Int64GetDatum(static_cast<int64>(numbers[i]));
-    return construct_array(elements, static_cast<int>(numbers.size()), INT8OID, sizeof(int64), FLOAT8PASSBYVAL,
-                           TYPALIGN_DOUBLE);
+    if (numbers.empty()) return construct_empty_array(INT8OID);
+    // Built directly rather than through construct_array: bigint elements are fixed-size and NULL-free.
+    const std::size_t data_bytes = numbers.size() * sizeof(int64);
+    if (numbers.size() > MaxArraySize || data_bytes > MaxAllocSize - ARR_OVERHEAD_NONULLS(1))
+        ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("too many numbers for one array")));
+    const std::size_t bytes = ARR_OVERHEAD_NONULLS(1) + data_bytes;
+    auto* array = static_cast<ArrayType*>(palloc(bytes));
+    SET_VARSIZE(array, bytes);
+    array->ndim = 1;
+    array->dataoffset = 0;
+    array->elemtype = INT8OID;
+    ARR_DIMS(array)[0] = static_cast<int>(numbers.size());
+    ARR_LBOUND(array)[0] = 1;
+    std::memcpy(ARR_DATA_PTR(array), numbers.data(), data_bytes);
+    return array;
 }
 
 }  // namespace idcodec::pg

@@ -1,0 +1,395 @@
+'use strict';
+// Interop test: idcodec's hashids_* SQL functions against the real hashids.js 2.3.0 from npm.
+//
+// Generates random cases (seed from IDCODEC_INTEROP_SEED, else random; printed), computes the reference results
+// with hashids.js, loads all cases into PostgreSQL in one psql session (PGHOST/PGPORT/PGUSER/PGDATABASE from the
+// environment), computes the SQL results in one query and compares. Exit status: 0 all equal, 1 any mismatch,
+// 2 the test itself could not run (hashids.js missing or wrong version, psql failed).
+//
+// Environment: IDCODEC_INTEROP_SEED (uint32), IDCODEC_INTEROP_CASES (number-list cases, default 3000; a sixth as
+// many hex cases come on top), IDCODEC_INTEROP_SHOW (mismatches printed in full, default 5), PSQL (psql binary).
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const crypto = require('crypto');
+const { spawnSync } = require('child_process');
+
+const EXPECTED_VERSION = '2.3.0';
+const pkgVersion = JSON.parse(
+    fs.readFileSync(path.join(__dirname, 'node_modules', 'hashids', 'package.json'), 'utf8')).version;
+if (pkgVersion !== EXPECTED_VERSION) {
+    console.error(`hashids interop: expected hashids ${EXPECTED_VERSION} in ${__dirname}/node_modules, found ${pkgVersion}`);
+    process.exit(2);
+}
+const Hashids = require('hashids'); // CommonJS export is the class itself
+
+const DEFAULT_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890';
+const SEPS = 'cfhistuCFHISTU';
+const INT64_MAX = (1n << 63n) - 1n;
+
+// ---------------------------------------------------------------- seeded PRNG (splitmix32 → sfc32)
+const seedText = process.env.IDCODEC_INTEROP_SEED;
+let seed;
+if (seedText !== undefined && seedText !== '') {
+    if (!/^\d+$/.test(seedText) || Number(seedText) > 0xffffffff) {
+        console.error(`hashids interop: IDCODEC_INTEROP_SEED must be an integer 0..4294967295 (got ${seedText})`);
+        process.exit(2);
+    }
+    seed = Number(seedText);
+} else {
+    seed = crypto.randomInt(0, 0xffffffff);
+}
+const NUMBER_CASES = Number(process.env.IDCODEC_INTEROP_CASES || 3000);
+const HEX_CASES = Math.max(1, Math.round(NUMBER_CASES / 6));
+const SHOW = Number(process.env.IDCODEC_INTEROP_SHOW || 5);
+
+function splitmix32(x) {
+    return () => {
+        x = (x + 0x9e3779b9) | 0;
+        let z = x;
+        z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+        z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+        return (z ^ (z >>> 16)) >>> 0;
+    };
+}
+const sm = splitmix32(seed);
+let [sa, sb, sc, sd] = [sm(), sm(), sm(), sm()];
+function u32() {
+    const t = (((sa + sb) | 0) + sd) | 0;
+    sd = (sd + 1) | 0;
+    sa = sb ^ (sb >>> 9);
+    sb = (sc + (sc << 3)) | 0;
+    sc = (sc << 21) | (sc >>> 11);
+    sc = (sc + t) | 0;
+    return t >>> 0;
+}
+for (let i = 0; i < 16; i++) u32();
+const rnd = () => u32() / 4294967296;
+const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)); // inclusive
+const pick = (a) => a[Math.floor(rnd() * a.length)];
+const chance = (p) => rnd() < p;
+function bits(n) { // uniform BigInt in [0, 2^n)
+    let v = 0n;
+    for (let got = 0; got < n; got += 32) v = (v << 32n) | BigInt(u32());
+    return v & ((1n << BigInt(n)) - 1n);
+}
+function weighted(table) { // [[weight, fn], ...]
+    let r = rnd() * table.reduce((s, [w]) => s + w, 0);
+    for (const [w, f] of table) { if ((r -= w) < 0) return f(); }
+    return table[table.length - 1][1]();
+}
+function shuffled(a) {
+    const b = [...a];
+    for (let i = b.length - 1; i > 0; i--) { const j = int(0, i); [b[i], b[j]] = [b[j], b[i]]; }
+    return b;
+}
+
+// ---------------------------------------------------------------- character pools (code points, no surrogates)
+const range = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, i) => String.fromCodePoint(lo + i));
+const ASCII = range(0x20, 0x7e); // printable ASCII incl. space and every regexp metacharacter
+const ASCII_NO_SEPS = ASCII.filter((c) => !SEPS.includes(c));
+const UNICODE_POOLS = {
+    latin1: range(0xc0, 0xff).filter((c) => c !== '\u00d7' && c !== '\u00f7'),
+    greek: range(0x391, 0x3a1).concat(range(0x3a3, 0x3c9)),
+    cyrillic: range(0x410, 0x44f),
+    combining: range(0x300, 0x36f),
+    cjk: range(0x4e00, 0x4fff),
+    hangul: range(0xac00, 0xac7f),
+    hiragana: range(0x3041, 0x3096),
+    emoji: range(0x1f600, 0x1f64f).concat(range(0x1f300, 0x1f37f)),
+    mathAlnum: range(0x1d400, 0x1d4ff), // non-BMP
+    cjkExtB: range(0x20000, 0x2007f), // non-BMP
+    symbols: range(0x2190, 0x21ff).concat(range(0x2200, 0x22ff)),
+    spaces: ['\u00a0', '\u2003', '\u3000', ' '],
+};
+const UNICODE_ALL = Object.values(UNICODE_POOLS).flat();
+const NON_BMP = UNICODE_POOLS.emoji.concat(UNICODE_POOLS.mathAlnum, UNICODE_POOLS.cjkExtB);
+
+const randomString = (pool, len) => Array.from({ length: len }, () => pick(pool)).join('');
+
+// ---------------------------------------------------------------- generators
+function genSalt() {
+    return weighted([
+        [12, () => ''],
+        [25, () => randomString(ASCII.filter((c) => c !== ' '), int(1, 30))],
+        [10, () => pick(['this is my salt', 'my salt', ' leading', 'trailing ', 'a  b  c', ' '])],
+        [10, () => randomString(ASCII, int(1, 40))], // with spaces and metacharacters
+        [15, () => randomString(ASCII.concat(UNICODE_ALL), int(1, 25))],
+        [8, () => randomString(NON_BMP, int(1, 10)) + randomString(ASCII, int(0, 5))],
+        [5, () => pick(['\u{1F600}', '日本語のソルト', 'ñandú', '\u{1F468}\u200d\u{1F469}\u200d\u{1F467}', 'e\u0301'])],
+        [3, () => randomString(ASCII, int(1, 10)) + pick(['\t', '\n', '\\', "'", '"', '\r\n']) + randomString(ASCII, int(0, 10))],
+        [8, () => randomString(ASCII, int(100, 2000))],
+        [4, () => randomString(ASCII.concat(UNICODE_ALL), int(100, 1000))],
+    ]);
+}
+
+function uniqueFrom(pool, n) { return shuffled([...new Set(pool)]).slice(0, n); }
+
+function withDuplicates(chars) {
+    const out = [...chars];
+    const extra = int(1, Math.max(1, Math.floor(chars.length / 2)));
+    for (let i = 0; i < extra; i++) out.splice(int(0, out.length), 0, pick(chars));
+    return out;
+}
+
+function genAlphabet() {
+    const [kind, chars] = weighted([
+        [14, () => ['default', Array.from(DEFAULT_ALPHABET)]],
+        [4, () => ['default-shuffled', shuffled(DEFAULT_ALPHABET)]],
+        [22, () => ['ascii', uniqueFrom(ASCII, int(16, 90))]],
+        [8, () => ['ascii-16', uniqueFrom(ASCII, 16)]],
+        [10, () => ['ascii-dup', withDuplicates(uniqueFrom(ASCII, int(16, 60)))]],
+        [8, () => { // always contains a space
+            const c = uniqueFrom(ASCII.filter((x) => x !== ' '), int(15, 70));
+            c.splice(int(0, c.length), 0, ' ');
+            return ['ascii-space', c];
+        }],
+        [7, () => ['seps-heavy', shuffled([...SEPS].slice(0, int(10, 14)).concat(uniqueFrom(ASCII_NO_SEPS, 6)))
+            .filter((c, i, a) => a.indexOf(c) === i)]],
+        [5, () => ['seps-2-others', shuffled([...SEPS].concat(uniqueFrom(ASCII_NO_SEPS, int(2, 4))))]],
+        [6, () => ['no-seps', uniqueFrom(ASCII_NO_SEPS, int(16, 60))]],
+        [10, () => ['unicode', uniqueFrom(UNICODE_ALL.concat(ASCII), int(16, 80))]],
+        [4, () => ['unicode-dup', withDuplicates(uniqueFrom(UNICODE_ALL, int(16, 40)))]],
+        [3, () => ['emoji', uniqueFrom(UNICODE_POOLS.emoji, int(16, 64))]],
+        [3, () => ['cjk', uniqueFrom(UNICODE_POOLS.cjk.concat(UNICODE_POOLS.cjkExtB), int(16, 100))]],
+        [3, () => ['unicode+seps', shuffled(uniqueFrom(NON_BMP, int(3, 10)).concat([...SEPS], uniqueFrom(ASCII_NO_SEPS, 2)))]],
+        [2, () => ['unicode-large', uniqueFrom(UNICODE_ALL, int(150, 400))]],
+    ]);
+    if (new Set(chars).size < 16) throw new Error(`generator bug: ${kind} alphabet with < 16 unique characters`);
+    return { kind, alphabet: chars.join('') };
+}
+
+function genMinLength() {
+    return weighted([
+        [35, () => 0],
+        [20, () => int(1, 10)],
+        [20, () => int(11, 40)],
+        [20, () => int(41, 100)],
+        [3, () => pick([1000, int(500, 1200)])],
+    ]);
+}
+
+function genNumber() {
+    return weighted([
+        [25, () => BigInt(int(0, 100))],
+        [5, () => 0n],
+        [12, () => BigInt(int(0, 0x7fffffff))],
+        [18, () => (1n << BigInt(int(0, 62))) + BigInt(pick([0, 0, -1, 1]))],
+        [10, () => pick([(1n << 53n) - 1n, 1n << 53n, (1n << 53n) + 1n, INT64_MAX, INT64_MAX - 1n,
+            (1n << 32n) - 1n, 1n << 32n, (1n << 31n) - 1n, 1n << 62n, 4611686018427387903n])],
+        [20, () => bits(int(33, 63))],
+        [10, () => bits(63)],
+    ]);
+}
+
+function genNumbers() {
+    const n = weighted([[35, () => 1], [25, () => 2], [15, () => 3], [10, () => 4], [8, () => 5], [7, () => 6]]);
+    return Array.from({ length: n }, genNumber).map((v) => (v < 0n ? 0n : v));
+}
+
+function genHex() {
+    const digits = Array.from('0123456789abcdefABCDEF');
+    let h = randomString(digits, int(1, 72));
+    if (chance(0.15)) h = '0'.repeat(int(1, 14)) + h;
+    if (chance(0.1)) h = h.toUpperCase();
+    return h;
+}
+
+// One alphabet character replaced by another (mostly), or a character dropped, duplicated, or two swapped.
+function tamper(id, alphabet) {
+    const cps = Array.from(id);
+    const uniq = [...new Set(Array.from(alphabet))];
+    for (let attempt = 0; attempt < 20; attempt++) {
+        const t = [...cps];
+        const p = int(0, t.length - 1);
+        weighted([
+            [80, () => { t[p] = pick(uniq.filter((c) => c !== t[p])); }],
+            [7, () => { if (t.length > 1) t.splice(p, 1); }],
+            [7, () => { t.splice(p, 0, t[p]); }],
+            [6, () => { if (p + 1 < t.length) [t[p], t[p + 1]] = [t[p + 1], t[p]]; }],
+        ]);
+        const s = t.join('');
+        if (s !== id) return s;
+    }
+    return null;
+}
+
+// ---------------------------------------------------------------- reference results (hashids.js)
+function jsDecode(h, id) { // [numbers as BigInt] or {error}
+    try { return h.decode(id).map((v) => BigInt(v)); } catch (e) { return { error: String(e.message || e) }; }
+}
+const decodeText = (r) => (r.error || r.length === 0 || r.some((v) => v > INT64_MAX) ? '{}' : `{${r.join(',')}}`);
+const decodeOneText = (r) => (r.error || r.length !== 1 || r[0] > INT64_MAX ? null : r[0].toString());
+function jsDecodeHex(h, id, decoded) { // hashids_decode_hex is NULL exactly where hashids.js decode gives []
+    if (decoded.error || decoded.length === 0) return null;
+    return h.decodeHex(id);
+}
+
+const t0 = Date.now();
+const cases = [];
+const jsNotes = []; // hashids.js not round-tripping its own output (information, not an idcodec mismatch)
+for (let i = 0; i < NUMBER_CASES + HEX_CASES; i++) {
+    const salt = genSalt();
+    const { kind: alphabetKind, alphabet } = genAlphabet();
+    const minLength = genMinLength();
+    const h = new Hashids(salt, minLength, alphabet);
+    const c = { i, salt, alphabet, alphabetKind, minLength };
+    if (i < NUMBER_CASES) {
+        c.kind = 'numbers';
+        c.numbers = genNumbers();
+        c.id = h.encode(c.numbers);
+        if (c.id === '') throw new Error(`hashids.js encoded ${c.numbers} to '' (seed ${seed}, case ${i})`);
+    } else {
+        c.kind = 'hex';
+        c.hex = genHex();
+        c.id = h.encodeHex(c.hex);
+    }
+    c.decoded = jsDecode(h, c.id);
+    if (c.kind === 'numbers' && decodeText(c.decoded) !== `{${c.numbers.join(',')}}`)
+        jsNotes.push(`case ${i}: hashids.js decode(${JSON.stringify(c.id)}) gave ${decodeText(c.decoded)}`);
+    if (c.kind === 'hex') {
+        c.decodedHex = jsDecodeHex(h, c.id, c.decoded);
+        if (c.decodedHex !== c.hex.toLowerCase())
+            jsNotes.push(`case ${i}: hashids.js decodeHex(${JSON.stringify(c.id)}) gave ${JSON.stringify(c.decodedHex)}`);
+    }
+    if (chance(0.5)) {
+        c.tampered = tamper(c.id, alphabet);
+        if (c.tampered !== null) {
+            c.tamperedDecoded = jsDecode(h, c.tampered);
+            if (c.kind === 'hex') c.tamperedDecodedHex = jsDecodeHex(h, c.tampered, c.tamperedDecoded);
+        }
+    }
+    cases.push(c);
+}
+const jsMillis = Date.now() - t0;
+
+// ---------------------------------------------------------------- SQL results (one psql session, one query)
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idcodec-hashids-interop-'));
+const inputFile = path.join(dir, 'cases.jsonl');
+const outputFile = path.join(dir, 'results.jsonl');
+const scriptFile = path.join(dir, 'interop.sql');
+fs.writeFileSync(inputFile, cases.map((c) => JSON.stringify({
+    i: c.i, k: c.kind === 'numbers' ? 'n' : 'h', s: c.salt, a: c.alphabet, m: c.minLength,
+    n: c.numbers ? c.numbers.map(String) : null, h: c.hex ?? null, id: c.id, t: c.tampered ?? null,
+})).join('\n') + '\n', 'utf8');
+
+// Each call is wrapped so an SQL error becomes a reported mismatch instead of aborting the run.
+const wrapper = (name, args, call) => `
+CREATE FUNCTION pg_temp.${name}(${args}) RETURNS jsonb LANGUAGE plpgsql AS $fn$
+BEGIN
+    RETURN jsonb_build_object('v', ${call});
+EXCEPTION WHEN OTHERS THEN
+    RETURN jsonb_build_object('e', SQLSTATE || ': ' || SQLERRM);
+END $fn$;`;
+const sqlQuote = (s) => `'${s.replace(/'/g, "''")}'`;
+fs.writeFileSync(scriptFile, `
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS idcodec;
+CREATE TEMP TABLE interop_cases (line text);
+\\copy interop_cases FROM ${sqlQuote(inputFile)} WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')
+${wrapper('enc', 'n bigint[], s text, m int, a text', 'hashids_encode(n, s, m, a)')}
+${wrapper('enc1', 'n bigint, s text, m int, a text', 'hashids_encode(n, s, m, a)')}
+${wrapper('dec', 'id text, s text, m int, a text', 'hashids_decode(id, s, m, a)::text')}
+${wrapper('dec1', 'id text, s text, m int, a text', 'hashids_decode_one(id, s, m, a)::text')}
+${wrapper('ench', 'h text, s text, m int, a text', 'hashids_encode_hex(h, s, m, a)')}
+${wrapper('dech', 'id text, s text, m int, a text', 'hashids_decode_hex(id, s, m, a)')}
+\\pset format unaligned
+\\pset tuples_only on
+\\o ${sqlQuote(outputFile)}
+SELECT jsonb_build_object(
+           'i', i,
+           'encode', CASE WHEN k = 'n' THEN pg_temp.enc(n, s, m, a) END,
+           'encode_single', CASE WHEN k = 'n' AND cardinality(n) = 1 THEN pg_temp.enc1(n[1], s, m, a) END,
+           'encode_hex', CASE WHEN k = 'h' THEN pg_temp.ench(h, s, m, a) END,
+           'decode', pg_temp.dec(id, s, m, a),
+           'decode_one', pg_temp.dec1(id, s, m, a),
+           'decode_hex', CASE WHEN k = 'h' THEN pg_temp.dech(id, s, m, a) END,
+           'tampered_decode', CASE WHEN t IS NOT NULL THEN pg_temp.dec(t, s, m, a) END,
+           'tampered_decode_one', CASE WHEN t IS NOT NULL THEN pg_temp.dec1(t, s, m, a) END,
+           'tampered_decode_hex', CASE WHEN k = 'h' AND t IS NOT NULL THEN pg_temp.dech(t, s, m, a) END)::text
+FROM (SELECT (j->>'i')::int AS i, j->>'k' AS k, j->>'s' AS s, (j->>'m')::int AS m, j->>'a' AS a,
+             j->>'h' AS h, j->>'id' AS id, j->>'t' AS t,
+             CASE WHEN jsonb_typeof(j->'n') = 'array'
+                  THEN ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(j->'n') WITH ORDINALITY AS e(x, o)
+                             ORDER BY o) END AS n
+      FROM (SELECT line::jsonb AS j FROM interop_cases) raw) c
+ORDER BY i;
+\\o
+`, 'utf8');
+
+const t1 = Date.now();
+const psql = spawnSync(process.env.PSQL || 'psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', scriptFile], {
+    env: { ...process.env, PGCLIENTENCODING: 'UTF8' }, encoding: 'utf8', maxBuffer: 64 << 20,
+});
+const sqlMillis = Date.now() - t1;
+if (psql.error || psql.status !== 0) {
+    console.error(`hashids interop: psql failed (status ${psql.status}${psql.error ? `, ${psql.error.message}` : ''})`);
+    console.error((psql.stderr || '').trim());
+    console.error(`(inputs kept in ${dir}; seed ${seed})`);
+    process.exit(2);
+}
+const results = new Map();
+for (const line of fs.readFileSync(outputFile, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const r = JSON.parse(line);
+    results.set(r.i, r);
+}
+fs.rmSync(dir, { recursive: true, force: true });
+
+// ---------------------------------------------------------------- compare
+const mismatches = [];
+let checks = 0;
+let tamperedCount = 0;
+let tamperedAccepted = 0;
+const show = (v) => (v === null || v === undefined ? 'NULL' : JSON.stringify(v));
+function check(c, what, sqlResult, expected, sqlCall) {
+    checks++;
+    if (sqlResult && !('e' in sqlResult) && sqlResult.v === expected) return;
+    const sql = !sqlResult ? '(no row)' : 'e' in sqlResult ? `ERROR ${sqlResult.e}` : show(sqlResult.v);
+    mismatches.push({ c, what, js: show(expected), sql, sqlCall });
+}
+const lit = (s) => `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}'`;
+for (const c of cases) {
+    const r = results.get(c.i);
+    const settings = `${lit(c.salt)}, ${c.minLength}, ${lit(c.alphabet)}`;
+    if (!r) { mismatches.push({ c, what: 'row', js: '-', sql: '(no row returned)', sqlCall: '' }); continue; }
+    if (c.kind === 'numbers') {
+        const arr = `'{${c.numbers.join(',')}}'::bigint[]`;
+        check(c, 'hashids_encode(numbers[])', r.encode, c.id, `hashids_encode(${arr}, ${settings})`);
+        if (c.numbers.length === 1)
+            check(c, 'hashids_encode(number)', r.encode_single, c.id, `hashids_encode(${c.numbers[0]}::bigint, ${settings})`);
+    } else {
+        check(c, 'hashids_encode_hex', r.encode_hex, c.id, `hashids_encode_hex(${lit(c.hex)}, ${settings})`);
+        check(c, 'hashids_decode_hex', r.decode_hex, c.decodedHex, `hashids_decode_hex(${lit(c.id)}, ${settings})`);
+    }
+    check(c, 'hashids_decode', r.decode, decodeText(c.decoded), `hashids_decode(${lit(c.id)}, ${settings})`);
+    check(c, 'hashids_decode_one', r.decode_one, decodeOneText(c.decoded), `hashids_decode_one(${lit(c.id)}, ${settings})`);
+    if (c.tampered != null) {
+        tamperedCount++;
+        if (!c.tamperedDecoded.error && c.tamperedDecoded.length > 0) tamperedAccepted++;
+        const t = lit(c.tampered);
+        check(c, 'hashids_decode (tampered id)', r.tampered_decode, decodeText(c.tamperedDecoded), `hashids_decode(${t}, ${settings})`);
+        check(c, 'hashids_decode_one (tampered id)', r.tampered_decode_one, decodeOneText(c.tamperedDecoded), `hashids_decode_one(${t}, ${settings})`);
+        if (c.kind === 'hex')
+            check(c, 'hashids_decode_hex (tampered id)', r.tampered_decode_hex, c.tamperedDecodedHex, `hashids_decode_hex(${t}, ${settings})`);
+    }
+}
+
+for (const m of mismatches.slice(0, SHOW)) {
+    const c = m.c;
+    console.log(`MISMATCH ${m.what}, case ${c.i} (${c.alphabetKind} alphabet):`);
+    console.log(`  salt=${JSON.stringify(c.salt)} min_length=${c.minLength}`);
+    console.log(`  alphabet=${JSON.stringify(c.alphabet)}`);
+    console.log(`  ${c.kind === 'numbers' ? `numbers=[${c.numbers.join(',')}]` : `hex=${JSON.stringify(c.hex)}`}`
+        + ` js_id=${JSON.stringify(c.id)}${c.tampered != null ? ` tampered_id=${JSON.stringify(c.tampered)}` : ''}`);
+    console.log(`  hashids.js: ${m.js}   SQL: ${m.sql}`);
+    console.log(`  repro: SELECT ${m.sqlCall};`);
+}
+if (mismatches.length > SHOW) console.log(`... and ${mismatches.length - SHOW} more mismatches (IDCODEC_INTEROP_SHOW=N prints more)`);
+for (const note of jsNotes.slice(0, 5)) console.log(`note (hashids.js itself): ${note}`);
+console.log(`hashids.js ${pkgVersion}: ${NUMBER_CASES} number lists + ${HEX_CASES} hex strings, ${tamperedCount} tampered ids`
+    + ` (${tamperedAccepted} still valid), ${checks} checks; js ${jsMillis} ms, sql ${sqlMillis} ms;`
+    + ` rerun with IDCODEC_INTEROP_SEED=${seed}`);
+console.log(`hashids interop: ${cases.length} cases, ${mismatches.length} mismatches (seed ${seed})`);
+process.exit(mismatches.length > 0 ? 1 : 0);
