@@ -49,6 +49,7 @@ start_cluster() {
     as_server_user $PG_BIN/initdb -D "$CLUSTER_DIR/data" -U postgres -E UTF8 --locale=C.UTF-8 -A trust >/dev/null
     as_server_user $PG_BIN/pg_ctl -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w \
         -o "-p $PGPORT -k $CLUSTER_DIR -c listen_addresses='' -c max_connections=120 -c shared_buffers=256MB" start >/dev/null
+    export CLUSTER_DIR
     trap stop_cluster EXIT
 }
 

@@ -61,6 +61,7 @@ public:
             const std::size_t bytes =
                 sizeof(Step) + step.alphabet.size() * (2 * sizeof(char32_t) + sizeof(std::uint32_t));
             if (taken_ == cached.size() && hashids_.cached_bytes_ + bytes <= step_cache_budget) {
+                step.padding = keyed_shuffled(step.alphabet, step.alphabet);
                 cached.push_back(std::make_unique<const Step>(std::move(step)));
                 hashids_.cached_bytes_ += bytes;
                 current_ = cached.back().get();
@@ -73,7 +74,12 @@ public:
         return *current_;
     }
 
-    const Step& current() const { return *current_; }
+    // The alphabet of the first min_length padding round, after the last number.
+    const std::u32string& padding() {
+        if (current_ != &scratch_) return current_->padding;
+        if (scratch_.padding.empty()) scratch_.padding = keyed_shuffled(scratch_.alphabet, scratch_.alphabet);
+        return scratch_.padding;
+    }
 
 private:
     const Hashids& hashids_;
@@ -144,7 +150,6 @@ Hashids::Step Hashids::make_step(std::size_t lottery, std::u32string_view previo
     step.alphabet = keyed_shuffled(std::u32string(previous), key);
     step.position_of.resize(step.alphabet.size());
     for (std::uint32_t i = 0; i < step.alphabet.size(); ++i) step.position_of[symbols_.find(step.alphabet[i])] = i;
-    step.padding = keyed_shuffled(step.alphabet, step.alphabet);
     return step;
 }
 
@@ -205,7 +210,8 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
     if (suffix) ++total;
 
     std::vector<std::u32string> rounds;
-    const std::u32string* last = &walk.current().padding;
+    const std::u32string* const first = &walk.padding();
+    const std::u32string* last = first;
     std::size_t round_count = 0;
     for (; total < wanted; ++round_count, total += alphabet_.size()) {
         if (round_count > 0) {
@@ -214,7 +220,7 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
         }
     }
     const auto round = [&](std::size_t r) -> const std::u32string& {
-        return r == 0 ? walk.current().padding : rounds[r - 1];
+        return r == 0 ? *first : rounds[r - 1];
     };
     const std::size_t half = alphabet_.size() / 2;
     const std::size_t excess = total - wanted;

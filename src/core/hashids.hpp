@@ -53,7 +53,7 @@ private:
     struct Step {
         std::u32string alphabet;
         std::vector<std::uint32_t> position_of;  // index of each base-alphabet character in `alphabet`
-        std::u32string padding;                  // shuffle(alphabet, alphabet): the first min_length padding
+        std::u32string padding;  // shuffle(alphabet, alphabet), the first min_length padding; kept steps only
     };
     class Walk;
 

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The server survives a battery of bad and hostile inputs: every call either answers or raises a clean SQL error,
+# long work stops at statement_timeout, and a flood of distinct settings does not grow backend memory unboundedly.
+set -euo pipefail
+psql_q() { psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
+
+psql_q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idcodec"
+started=$(psql_q -c "SELECT pg_postmaster_start_time()")
+
+# 1. Thousands of random calls with random, mostly invalid arguments: only SQL errors, never a crash.
+psql_q <<'SQL'
+CREATE TEMP TABLE outcome (sqlstate text);
+DO $$
+DECLARE
+    alphabets text[] := ARRAY['', 'abc', 'abcdefghijklmnop', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'cfhistuCFHISTUab',
+                              'cfhistuCFHISTUabc', ' !"#$%&''()*+,-./0123456789:;<=>?@', '日本語のアルファベットです十六文字以上あります',
+                              '😀😁😂🤣😃😄😅😆😉😊😋😎😍😘🥰😗', repeat('ab', 50000), 'abcdefghijklmnopqrstuvwxyz'];
+    salts text[] := ARRAY['', 'x', 'this is my salt', '日本語', '😀', repeat('salt', 10000), E'\t\n'];
+    lengths int[] := ARRAY[0, 1, 8, 100, 4096, -1, -2147483648, 2147483647, 1000000, 1000001];
+    numbers bigint[] := ARRAY[0, 1, 9223372036854775807, -1, -9223372036854775808, 4294967296, 61, 62];
+    ids text[] := ARRAY['', 'a', 'yr8', 'nOSQY', '💩💩💩', repeat('x', 100000), 'p21ZD04m8GQ42p21ZD04m8GQ42', E'\\', '%s%n'];
+    a text; s text; l int; n bigint; state text;
+BEGIN
+    PERFORM setseed(0.42);
+    FOR i IN 1..3000 LOOP
+        a := alphabets[1 + floor(random() * array_length(alphabets, 1))::int];
+        s := salts[1 + floor(random() * array_length(salts, 1))::int];
+        l := lengths[1 + floor(random() * array_length(lengths, 1))::int];
+        n := numbers[1 + floor(random() * array_length(numbers, 1))::int];
+        state := '00000';
+        BEGIN
+            CASE i % 7
+                WHEN 0 THEN PERFORM hashids_encode(n, s, l, a);
+                WHEN 1 THEN PERFORM hashids_encode(ARRAY[n, n, 7, NULL], s, l, a);
+                WHEN 2 THEN PERFORM hashids_encode(ARRAY[[n], [n]], s, l, a);
+                WHEN 3 THEN PERFORM hashids_decode(ids[1 + floor(random() * array_length(ids, 1))::int], s, l, a);
+                WHEN 4 THEN PERFORM hashids_decode_one(hashids_encode(abs(n % 1000), s, least(abs(l), 50), a), s, l, a);
+                WHEN 5 THEN PERFORM hashids_encode_hex(md5(i::text) || ids[1 + i % 9], s, l, a);
+                ELSE PERFORM hashids_decode_hex(ids[1 + floor(random() * array_length(ids, 1))::int], s, l, a);
+            END CASE;
+        EXCEPTION WHEN OTHERS THEN
+            state := SQLSTATE;
+        END;
+        INSERT INTO outcome VALUES (state);
+    END LOOP;
+END $$;
+SELECT 'outcomes: ' || string_agg(sqlstate || '=' || n, ' ' ORDER BY sqlstate)
+FROM (SELECT sqlstate, count(*) AS n FROM outcome GROUP BY 1) AS t;
+-- only the documented SQLSTATEs
+DO $$
+DECLARE unexpected text;
+BEGIN
+    SELECT string_agg(DISTINCT sqlstate, ',') INTO unexpected
+    FROM outcome WHERE sqlstate NOT IN ('00000', '22023', '22003', '22004', '22P02', '54000');
+    IF unexpected IS NOT NULL THEN RAISE EXCEPTION 'unexpected SQLSTATEs: %', unexpected; END IF;
+END $$;
+SQL
+
+# 2. Long work over a big array stops at statement_timeout (the core polls for cancellation).
+psql_q <<'SQL'
+CREATE TEMP TABLE big AS SELECT ARRAY(SELECT generate_series(1::bigint, 3000000)) AS numbers;
+SET statement_timeout = '300ms';
+DO $$
+DECLARE t0 timestamptz := clock_timestamp(); elapsed interval;
+BEGIN
+    BEGIN
+        PERFORM hashids_encode(numbers) FROM big;
+        RAISE EXCEPTION 'encoding 3M numbers finished within 300 ms: the timeout was not tested';
+    EXCEPTION WHEN query_canceled THEN
+        elapsed := clock_timestamp() - t0;
+    END;
+    RAISE NOTICE 'canceled after %', elapsed;
+    IF elapsed > interval '1.5 s' THEN
+        RAISE EXCEPTION 'cancel took % (more than 1.5 s after a 300 ms timeout)', elapsed;
+    END IF;
+END $$;
+SQL
+
+# 3. Many distinct settings in one backend: memory stays bounded by idcodec.cache_size.
+growth=$(psql_q <<'SQL'
+CREATE FUNCTION pg_temp.rss_kb() RETURNS bigint LANGUAGE sql AS
+$$ SELECT (regexp_match(pg_read_file('/proc/self/status'), 'VmRSS:\s+(\d+)'))[1]::bigint $$;
+SELECT count(hashids_encode(i, 'salt ' || i || repeat('x', 200), 8)) FROM generate_series(1, 2000) AS i \g /dev/null
+SELECT pg_temp.rss_kb() AS before \gset
+SELECT count(hashids_encode(i, 'salt ' || i || repeat('x', 200), 8)) FROM generate_series(2001, 40000) AS i \g /dev/null
+SELECT (pg_temp.rss_kb() - :before) / 1024;
+SQL
+)
+echo "backend RSS growth over 38000 further distinct salts: ${growth} MB"
+if [ "$growth" -gt 32 ]; then echo "memory is not bounded"; exit 1; fi
+
+# 4. Still the same postmaster: no backend crashed (a crash restarts every backend and is logged).
+now=$(psql_q -c "SELECT pg_postmaster_start_time()")
+if [ "$now" != "$started" ]; then echo "the server restarted during the battery"; exit 1; fi
+if [ -n "${CLUSTER_DIR:-}" ] && grep -q "terminated by signal" "$CLUSTER_DIR/server.log"; then
+    echo "a backend was terminated by a signal:"; grep "terminated by signal" "$CLUSTER_DIR/server.log"; exit 1
+fi
+echo "server survived the battery"
