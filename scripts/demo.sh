@@ -4,4 +4,4 @@ source "$(dirname "$0")/setup.sh"
 install_dependencies
 build_and_install
 start_cluster
-psql -X -q -v ON_ERROR_STOP=1 -f examples/public_ids.sql
+psql -X -v ON_ERROR_STOP=1 -f examples/public_ids.sql
