@@ -1,4 +1,4 @@
-#include "../../src/core/hashids.hpp"
+#include "core/hashids.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../../src/core/error.hpp"
+#include "core/error.hpp"
 #include "jsonl.hpp"
 
 namespace idcodec {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "../../src/core/utf8.hpp"
+#include "core/utf8.hpp"
 
 namespace idcodec::test {
 

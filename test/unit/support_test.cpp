@@ -1,0 +1,91 @@
+// The small building blocks: division by multiplication, code point lookup, UTF-8, the settings cache.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "core/code_point_index.hpp"
+#include "core/divisor.hpp"
+#include "core/utf8.hpp"
+#include "pg/config_cache.hpp"
+
+namespace idcodec {
+namespace {
+
+TEST(Divisor, AgreesWithHardwareDivision) {
+    std::mt19937_64 random(7);
+    for (std::uint32_t d : {2u, 3u, 7u, 16u, 49u, 62u, 64u, 1000u, 65535u, 4294967295u}) {
+        const Divisor divisor(d);
+        for (int i = 0; i < 20000; ++i) {
+            std::uint64_t n = random();
+            if (i % 2) n >>= 32;                   // the multiplication path
+            if (i % 5 == 0) n = (n >> 32) | 0xFFFFFFFFull;
+            std::uint64_t remainder;
+            ASSERT_EQ(divisor.divide(n, remainder), n / d) << n << " / " << d;
+            ASSERT_EQ(remainder, n % d) << n << " % " << d;
+        }
+    }
+}
+
+TEST(CodePointIndex, AsciiAndBeyond) {
+    const CodePointIndex index(U"ab日😀a");
+    EXPECT_EQ(index.find(U'a'), 0u);  // the first occurrence wins
+    EXPECT_EQ(index.find(U'b'), 1u);
+    EXPECT_EQ(index.find(U'日'), 2u);
+    EXPECT_EQ(index.find(U'😀'), 3u);
+    EXPECT_EQ(index.find(U'c'), CodePointIndex::npos);
+    EXPECT_EQ(index.find(U'本'), CodePointIndex::npos);
+}
+
+TEST(Utf8, RoundTripAndRejection) {
+    const std::string text = "aä日😀";
+    const auto decoded = utf8::decode(text);
+    ASSERT_TRUE(decoded.has_value());
+    EXPECT_EQ(*decoded, U"aä日😀");
+    EXPECT_EQ(utf8::encode(*decoded), text);
+    EXPECT_FALSE(utf8::decode("\xC0\xAF").has_value());          // overlong
+    EXPECT_FALSE(utf8::decode("\xED\xA0\x80").has_value());      // surrogate
+    EXPECT_FALSE(utf8::decode("\xF4\x90\x80\x80").has_value());  // above U+10FFFF
+    EXPECT_FALSE(utf8::decode("\xE6\x97").has_value());          // truncated
+}
+
+struct Prepared {
+    std::string value;
+};
+
+TEST(ConfigCache, KeepsTheMostRecentlyUsedWithinCapacity) {
+    pg::ConfigCache cache(2);
+    int built = 0;
+    const auto get = [&](std::string_view salt) {
+        const std::string_view parts[] = {salt, "alphabet"};
+        return cache.get<Prepared>(pg::SettingsKey::of(parts), [&] {
+            ++built;
+            return Prepared{std::string(salt)};
+        });
+    };
+    EXPECT_EQ(get("a")->value, "a");
+    EXPECT_EQ(get("b")->value, "b");
+    EXPECT_EQ(get("a")->value, "a");  // hit, and now the most recent
+    EXPECT_EQ(built, 2);
+    get("c");                         // evicts "b"
+    EXPECT_EQ(cache.size(), 2u);
+    get("a");
+    EXPECT_EQ(built, 3);
+    get("b");
+    EXPECT_EQ(built, 4);
+    cache.set_capacity(0);
+    EXPECT_EQ(cache.size(), 0u);
+}
+
+TEST(SettingsKey, PartsAreDelimitedByLength) {
+    const std::string_view ab_c[] = {"ab", "c"};
+    const std::string_view a_bc[] = {"a", "bc"};
+    const auto key = pg::SettingsKey::of(ab_c);
+    EXPECT_TRUE(key.matches(ab_c));
+    EXPECT_FALSE(key.matches(a_bc));
+    EXPECT_NE(key.bytes(), pg::SettingsKey::of(a_bc).bytes());
+}
+
+}  // namespace
+}  // namespace idcodec
