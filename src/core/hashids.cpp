@@ -44,50 +44,28 @@ int hex_value(char c) {
 
 }  // namespace
 
-// Yields the alphabet of each successive number for one lottery character: from the cache while it lasts,
-// extending it while the budget allows, otherwise computed into a scratch step of its own.
-class Hashids::Walk {
-public:
-    Walk(const Hashids& hashids, std::size_t lottery) : hashids_(hashids), lottery_(lottery) {}
+auto Hashids::walk(std::size_t lottery) const {
+    return steps_.walk(lottery, [this, lottery](const Step* previous) {
+        const std::u32string_view before = previous != nullptr ? previous->alphabet : alphabet_;
+        std::u32string key;
+        key.reserve(1 + salt_.size() + before.size());
+        key.push_back(alphabet_[lottery]);
+        key += salt_;
+        key += before;
 
-    const Step& next() {
-        auto& cached = hashids_.steps_[lottery_];
-        if (taken_ < cached.size()) {
-            current_ = cached[taken_].get();
-        } else {
-            const std::u32string_view previous = taken_ == 0 ? std::u32string_view(hashids_.alphabet_)
-                                                              : std::u32string_view(current_->alphabet);
-            Step step = hashids_.make_step(lottery_, previous);
-            const std::size_t bytes =
-                sizeof(Step) + step.alphabet.size() * (2 * sizeof(char32_t) + sizeof(std::uint32_t));
-            if (taken_ == cached.size() && hashids_.cached_bytes_ + bytes <= step_cache_budget) {
-                step.padding = keyed_shuffled(step.alphabet, step.alphabet);
-                cached.push_back(std::make_unique<const Step>(std::move(step)));
-                hashids_.cached_bytes_ += bytes;
-                current_ = cached.back().get();
-            } else {
-                scratch_ = std::move(step);
-                current_ = &scratch_;
-            }
-        }
-        ++taken_;
-        return *current_;
-    }
+        Step step;
+        step.alphabet = keyed_shuffled(std::u32string(before), key);
+        step.position_of.resize(step.alphabet.size());
+        for (std::uint32_t i = 0; i < step.alphabet.size(); ++i)
+            step.position_of[symbols_.find(step.alphabet[i])] = i;
+        return step;
+    });
+}
 
-    // The alphabet of the first min_length padding round, after the last number.
-    const std::u32string& padding() {
-        if (current_ != &scratch_) return current_->padding;
-        if (scratch_.padding.empty()) scratch_.padding = keyed_shuffled(scratch_.alphabet, scratch_.alphabet);
-        return scratch_.padding;
-    }
-
-private:
-    const Hashids& hashids_;
-    std::size_t lottery_;
-    std::size_t taken_ = 0;
-    const Step* current_ = nullptr;
-    Step scratch_;
-};
+const std::u32string& Hashids::padding_of(const Step& step) {
+    if (step.padding.empty()) step.padding = keyed_shuffled(step.alphabet, step.alphabet);
+    return step.padding;
+}
 
 Hashids::Hashids(std::string_view salt_text, std::string_view alphabet_text) {
     salt_ = decode_setting(salt_text, "salt");
@@ -132,26 +110,12 @@ Hashids::Hashids(std::string_view salt_text, std::string_view alphabet_text) {
 
     symbols_ = CodePointIndex(alphabet_ + separators_ + guards_);
     base_ = Divisor(static_cast<std::uint32_t>(alphabet_.size()));
-    steps_.resize(alphabet_.size());
+    steps_ = StepMemo<Step>(alphabet_.size(), step_cache_budget);
 }
 
 Hashids::~Hashids() = default;
 Hashids::Hashids(Hashids&&) noexcept = default;
 Hashids& Hashids::operator=(Hashids&&) noexcept = default;
-
-Hashids::Step Hashids::make_step(std::size_t lottery, std::u32string_view previous) const {
-    std::u32string key;
-    key.reserve(1 + salt_.size() + previous.size());
-    key.push_back(alphabet_[lottery]);
-    key += salt_;
-    key += previous;
-
-    Step step;
-    step.alphabet = keyed_shuffled(std::u32string(previous), key);
-    step.position_of.resize(step.alphabet.size());
-    for (std::uint32_t i = 0; i < step.alphabet.size(); ++i) step.position_of[symbols_.find(step.alphabet[i])] = i;
-    return step;
-}
 
 void Hashids::check_min_length(int min_length) {
     if (min_length < 0 || min_length > max_min_length)
@@ -175,11 +139,11 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
     std::size_t length = 1;  // code points
     char32_t first_digit = 0;
 
-    Walk walk(*this, lottery);
+    auto steps = walk(lottery);
     char32_t digits[64];  // a 64-bit number has at most 64 digits in base 2
     for (std::size_t i = 0; i < numbers.size(); ++i) {
         stop.poll(i);
-        const std::u32string& alphabet = walk.next().alphabet;
+        const std::u32string& alphabet = steps.next().alphabet;
         std::size_t count = 0;
         std::uint64_t value = numbers[i];
         do {
@@ -210,7 +174,7 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
     if (suffix) ++total;
 
     std::vector<std::u32string> rounds;
-    const std::u32string* const first = &walk.padding();
+    const std::u32string* const first = &padding_of(steps.current());
     const std::u32string* last = first;
     std::size_t round_count = 0;
     for (; total < wanted; ++round_count, total += alphabet_.size()) {
@@ -290,8 +254,8 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, St
     const std::uint32_t lottery = symbols_.find(utf8::next(core, pos));
     if (lottery >= first_separator) return false;
 
-    Walk walk(*this, lottery);
-    const Step* step = &walk.next();
+    auto steps = walk(lottery);
+    const Step* step = &steps.next();
     std::uint64_t value = 0;
     std::size_t digit_count = 0;
     while (pos < core.size()) {
@@ -302,7 +266,7 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, St
             numbers.push_back(value);
             value = 0;
             digit_count = 0;
-            step = &walk.next();
+            step = &steps.next();
             continue;
         }
         const std::uint64_t base = step->alphabet.size();

@@ -11,6 +11,7 @@
 
 #include "code_point_index.hpp"
 #include "divisor.hpp"
+#include "step_memo.hpp"
 #include "stop_token.hpp"
 
 namespace idcodec {
@@ -53,13 +54,17 @@ private:
     struct Step {
         std::u32string alphabet;
         std::vector<std::uint32_t> position_of;  // index of each base-alphabet character in `alphabet`
-        std::u32string padding;  // shuffle(alphabet, alphabet), the first min_length padding; kept steps only
-    };
-    class Walk;
+        // shuffle(alphabet, alphabet): the first min_length padding round when this step is the last; built on use.
+        mutable std::u32string padding;
 
+        std::size_t bytes() const { return sizeof(Step) + alphabet.size() * (2 * sizeof(char32_t) + sizeof(std::uint32_t)); }
+    };
+
+    // Walks the alphabets of successive numbers for one lottery character.
+    auto walk(std::size_t lottery) const;
+    static const std::u32string& padding_of(const Step& step);
     // Reads the numbers out of an ID without checking that it is canonical.
     bool parse(std::string_view id, std::vector<std::uint64_t>& numbers, StopToken stop) const;
-    Step make_step(std::size_t lottery, std::u32string_view previous) const;
     static void check_min_length(int min_length);
 
     std::u32string salt_;
@@ -71,8 +76,7 @@ private:
     CodePointIndex symbols_;
     // Reshuffled alphabets depend only on the settings, the lottery character and the position, so they are kept
     // (up to a memory budget) and reused by every later call.
-    mutable std::vector<std::vector<std::unique_ptr<const Step>>> steps_;
-    mutable std::size_t cached_bytes_ = 0;
+    mutable StepMemo<Step> steps_;
 };
 
 }  // namespace idcodec

@@ -1,0 +1,67 @@
+// Memo of alphabet sequences that depend only on the settings and a start index (hashids: the lottery character;
+// sqids: the offset). Step k of a start is built once, kept while a byte budget lasts, and reused by every later
+// call with the same settings; beyond the budget, steps are built into a scratch slot of the walk instead.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace idcodec {
+
+// Step needs `std::size_t bytes() const`, its memory footprint.
+template <class Step>
+class StepMemo {
+public:
+    StepMemo() = default;
+    StepMemo(std::size_t starts, std::size_t budget_bytes) : chains_(starts), budget_(budget_bytes) {}
+
+    // Gives steps 0, 1, 2, ... of one start. make(previous) builds the next step; previous is null for step 0.
+    template <class Make>
+    class Walk {
+    public:
+        Walk(StepMemo& memo, std::size_t start, Make make) : memo_(memo), chain_(memo.chains_[start]), make_(make) {}
+
+        const Step& next() {
+            if (taken_ < chain_.size()) {
+                current_ = chain_[taken_].get();
+            } else {
+                Step step = make_(current_);
+                const std::size_t bytes = step.bytes();
+                if (taken_ == chain_.size() && memo_.used_ + bytes <= memo_.budget_) {
+                    chain_.push_back(std::make_unique<const Step>(std::move(step)));
+                    memo_.used_ += bytes;
+                    current_ = chain_.back().get();
+                } else {
+                    scratch_ = std::move(step);
+                    current_ = &scratch_;
+                }
+            }
+            ++taken_;
+            return *current_;
+        }
+
+        const Step& current() const { return *current_; }
+
+    private:
+        StepMemo& memo_;
+        std::vector<std::unique_ptr<const Step>>& chain_;
+        Make make_;
+        std::size_t taken_ = 0;
+        const Step* current_ = nullptr;
+        Step scratch_;
+    };
+
+    template <class Make>
+    Walk<Make> walk(std::size_t start, Make make) {
+        return Walk<Make>(*this, start, make);
+    }
+
+private:
+    std::vector<std::vector<std::unique_ptr<const Step>>> chains_;
+    std::size_t budget_ = 0;
+    std::size_t used_ = 0;
+};
+
+}  // namespace idcodec
