@@ -1,0 +1,106 @@
+#include "blocklist.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <queue>
+
+#include "error.hpp"
+
+namespace idcodec {
+
+namespace {
+
+constexpr std::uint32_t none = UINT32_MAX;
+
+char lower(char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
+
+}  // namespace
+
+Blocklist::Blocklist(std::span<const std::string> words, std::string_view alphabet) {
+    // One class per distinct lowercased alphabet character; upper and lower case share it.
+    std::array<int, 256> class_of_lower;
+    class_of_lower.fill(-1);
+    for (const char c : alphabet) {
+        const auto l = static_cast<unsigned char>(lower(c));
+        if (class_of_lower[l] < 0) class_of_lower[l] = static_cast<int>(classes_++);
+    }
+    for (const char c : alphabet)
+        class_of_[static_cast<unsigned char>(c)] =
+            static_cast<std::uint8_t>(class_of_lower[static_cast<unsigned char>(lower(c))]);
+
+    const auto add_state = [&](std::uint32_t depth) {
+        if ((depth_.size() + 1) * classes_ > max_cells)
+            throw Error(ErrorKind::program_limit, "sqids blocklist is too large (more than " +
+                                                      std::to_string(max_cells) + " automaton cells)");
+        next_.resize(next_.size() + classes_, none);
+        depth_.push_back(depth);
+        flags_.push_back(0);
+        return static_cast<std::uint32_t>(depth_.size() - 1);
+    };
+    add_state(0);
+
+    for (const std::string& word : words) {
+        std::uint32_t state = 0;
+        for (const char c : word) {
+            std::uint32_t& target = next_[state * classes_ + class_of_lower[static_cast<unsigned char>(c)]];
+            if (target == none) {
+                const std::uint32_t created = add_state(depth_[state] + 1);
+                next_[state * classes_ + class_of_lower[static_cast<unsigned char>(c)]] = created;
+                state = created;
+            } else {
+                state = target;
+            }
+        }
+        const bool has_digit = std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+        const bool is_long = word.size() > 3;
+        flags_[state] |= ends_word;
+        if (is_long) flags_[state] |= has_digit ? (ends_long_digit_word | has_long_digit_word) : has_long_plain_word;
+    }
+
+    // Breadth first: failure links, missing transitions filled in from them, and inherited "has" flags.
+    std::vector<std::uint32_t> failure(depth_.size(), 0);
+    std::queue<std::uint32_t> queue;
+    for (std::size_t c = 0; c < classes_; ++c) {
+        std::uint32_t& target = next_[c];
+        if (target == none) {
+            target = 0;
+        } else {
+            queue.push(target);
+        }
+    }
+    while (!queue.empty()) {
+        const std::uint32_t state = queue.front();
+        queue.pop();
+        flags_[state] |= flags_[failure[state]] & (has_long_digit_word | has_long_plain_word);
+        for (std::size_t c = 0; c < classes_; ++c) {
+            std::uint32_t& target = next_[state * classes_ + c];
+            const std::uint32_t fallback = next_[failure[state] * classes_ + c];
+            if (target == none) {
+                target = fallback;
+            } else {
+                failure[target] = fallback;
+                queue.push(target);
+            }
+        }
+    }
+}
+
+bool Blocklist::blocks(std::string_view id) const noexcept {
+    if (next_.empty() || depth_.size() == 1) return false;
+    std::uint32_t state = 0;
+    if (id.size() <= 3) {
+        for (const char c : id) state = step(state, c);
+        return (flags_[state] & ends_word) != 0 && depth_[state] == id.size();
+    }
+    for (std::size_t i = 0; i < id.size(); ++i) {
+        state = step(state, id[i]);
+        const std::uint8_t flags = flags_[state];
+        if (flags & has_long_plain_word) return true;
+        if ((flags & ends_long_digit_word) && depth_[state] == i + 1) return true;  // a prefix
+    }
+    return (flags_[state] & has_long_digit_word) != 0;  // a suffix
+}
+
+}  // namespace idcodec
