@@ -13,21 +13,24 @@ namespace {
 constexpr std::u32string_view default_separators = U"cfhistuCFHISTU";
 constexpr std::size_t step_cache_budget = 256 * 1024;  // bytes of reshuffled alphabets kept per settings
 
-std::u32string decode_setting(std::string_view text, const char* name) {
-    auto decoded = utf8::decode(text);
-    if (!decoded) throw Error(ErrorKind::invalid_parameter, std::string("hashids ") + name + " is not valid UTF-8");
-    return std::move(*decoded);
-}
-
-std::u32string unique_characters(std::u32string_view text) {
-    std::u32string unique;
-    CodePointIndex seen;
-    for (const char32_t cp : text) {
-        if (seen.contains(cp)) continue;
-        seen.insert(cp, 0);
-        unique.push_back(cp);
+// Reads a setting's code points, at most `limit` of them (only a prefix of a salt can matter), and with
+// `unique` only the first occurrence of each.
+std::u32string decode_setting(std::string_view text, const char* name, std::size_t limit, bool unique,
+                              StopToken stop) {
+    std::u32string decoded;
+    std::vector<bool> seen(unique ? 0x110000 : 0);
+    for (std::size_t pos = 0; pos < text.size() && decoded.size() < limit;) {
+        stop.poll(pos, 1 << 20);
+        const char32_t cp = utf8::next(text, pos);
+        if (cp == utf8::invalid)
+            throw Error(ErrorKind::invalid_parameter, std::string("hashids ") + name + " is not valid UTF-8");
+        if (unique) {
+            if (seen[cp]) continue;
+            seen[cp] = true;
+        }
+        decoded.push_back(cp);
     }
-    return unique;
+    return decoded;
 }
 
 void check_size(const std::string& id) {
@@ -67,9 +70,10 @@ const std::u32string& Hashids::padding_of(const Step& step) {
     return step.padding;
 }
 
-Hashids::Hashids(std::string_view salt_text, std::string_view alphabet_text) {
-    salt_ = decode_setting(salt_text, "salt");
-    const std::u32string unique = unique_characters(decode_setting(alphabet_text, "alphabet"));
+Hashids::Hashids(std::string_view salt_text, std::string_view alphabet_text, StopToken stop) {
+    const std::u32string unique = decode_setting(alphabet_text, "alphabet", SIZE_MAX, true, stop);
+    // Every shuffle reads fewer salt characters than the alphabet has, so the rest of a long salt cannot matter.
+    salt_ = decode_setting(salt_text, "salt", unique.size() + 1, false, stop);
     // A NUL character would make a separator's modulus zero (and PostgreSQL text cannot hold one anyway).
     if (unique.find(U'\0') != std::u32string::npos)
         throw Error(ErrorKind::invalid_parameter, "hashids alphabet must not contain the NUL character");
@@ -111,6 +115,12 @@ Hashids::Hashids(std::string_view salt_text, std::string_view alphabet_text) {
     symbols_ = CodePointIndex(alphabet_ + separators_ + guards_);
     base_ = Divisor(static_cast<std::uint32_t>(alphabet_.size()));
     steps_ = StepMemo<Step>(alphabet_.size(), step_cache_budget);
+}
+
+std::size_t Hashids::footprint() const noexcept {
+    return sizeof(Hashids) + sizeof(char32_t) * (salt_.capacity() + alphabet_.capacity() + separators_.capacity() +
+                                                 guards_.capacity()) +
+           symbols_.footprint() + steps_.footprint();
 }
 
 Hashids::~Hashids() = default;

@@ -26,7 +26,7 @@ public:
     static constexpr std::size_t max_id_bytes = (std::size_t{1} << 30) - 64;
 
     // Salt and alphabet as UTF-8; throws Error(invalid_parameter) for fewer than 16 unique characters or bad UTF-8.
-    Hashids(std::string_view salt, std::string_view alphabet);
+    Hashids(std::string_view salt, std::string_view alphabet, StopToken stop = {});
     ~Hashids();
     Hashids(Hashids&&) noexcept;
     Hashids& operator=(Hashids&&) noexcept;
@@ -44,6 +44,9 @@ public:
     void encode_hex(std::string_view hex, int min_length, std::string& id, StopToken stop = {}) const;
     // hashids.js decodeHex: each decoded number in lowercase hex without its first digit, concatenated.
     bool decode_hex(std::string_view id, int min_length, std::string& hex, StopToken stop = {}) const;
+
+    // Memory held, including the most the step memo may grow to.
+    std::size_t footprint() const noexcept;
 
     std::u32string_view alphabet() const noexcept { return alphabet_; }
     std::u32string_view separators() const noexcept { return separators_; }

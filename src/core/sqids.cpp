@@ -88,7 +88,7 @@ Sqids::Sqids(std::string_view alphabet, int min_length, std::optional<std::span<
 }
 
 std::size_t Sqids::footprint() const noexcept {
-    return sizeof(Sqids) + blocklist_.footprint() + step_cache_budget;
+    return sizeof(Sqids) + alphabet_.capacity() + blocklist_.footprint() + steps_.footprint();
 }
 
 auto Sqids::walk(std::size_t offset) const {

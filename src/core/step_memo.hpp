@@ -3,6 +3,7 @@
 // call with the same settings; beyond the budget, steps are built into a scratch slot of the walk instead.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <utility>
@@ -14,25 +15,35 @@ namespace idcodec {
 template <class Step>
 class StepMemo {
 public:
+    // Starts beyond this many are never memoized (a huge alphabet would otherwise need a huge table of chains).
+    static constexpr std::size_t max_starts = 4096;
+
     StepMemo() = default;
-    StepMemo(std::size_t starts, std::size_t budget_bytes) : chains_(starts), budget_(budget_bytes) {}
+    StepMemo(std::size_t starts, std::size_t budget_bytes)
+        : chains_(std::min(starts, max_starts)), budget_(budget_bytes) {}
+
+    // The most this memo holds: its budget and the table of chains.
+    std::size_t footprint() const noexcept {
+        return budget_ + chains_.capacity() * sizeof(typename decltype(chains_)::value_type);
+    }
 
     // Gives steps 0, 1, 2, ... of one start. make(previous) builds the next step; previous is null for step 0.
     template <class Make>
     class Walk {
     public:
-        Walk(StepMemo& memo, std::size_t start, Make make) : memo_(memo), chain_(memo.chains_[start]), make_(make) {}
+        Walk(StepMemo& memo, std::size_t start, Make make)
+            : memo_(memo), chain_(start < memo.chains_.size() ? &memo.chains_[start] : nullptr), make_(make) {}
 
         const Step& next() {
-            if (taken_ < chain_.size()) {
-                current_ = chain_[taken_].get();
+            if (chain_ != nullptr && taken_ < chain_->size()) {
+                current_ = (*chain_)[taken_].get();
             } else {
                 Step step = make_(current_);
                 const std::size_t bytes = step.bytes();
-                if (taken_ == chain_.size() && memo_.used_ + bytes <= memo_.budget_) {
-                    chain_.push_back(std::make_unique<const Step>(std::move(step)));
+                if (chain_ != nullptr && taken_ == chain_->size() && memo_.used_ + bytes <= memo_.budget_) {
+                    chain_->push_back(std::make_unique<const Step>(std::move(step)));
                     memo_.used_ += bytes;
-                    current_ = chain_.back().get();
+                    current_ = chain_->back().get();
                 } else {
                     scratch_ = std::move(step);
                     current_ = &scratch_;
@@ -46,7 +57,7 @@ public:
 
     private:
         StepMemo& memo_;
-        std::vector<std::unique_ptr<const Step>>& chain_;
+        std::vector<std::unique_ptr<const Step>>* chain_;  // null: this start is not memoized
         Make make_;
         std::size_t taken_ = 0;
         const Step* current_ = nullptr;

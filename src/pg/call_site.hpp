@@ -31,12 +31,13 @@ struct CallSite {
         return config != nullptr && key.matches(settings);
     }
 
-    // Looks the settings up in the backend cache, building the configuration with make() if needed.
+    // Looks the settings up in the backend cache, building the configuration with make(StopToken) if needed.
     template <class Make>
     void bind(std::span<const std::string_view> settings, Make&& make) {
-        guarded([&](StopToken) {
+        guarded([&](StopToken stop) {
             SettingsKey new_key = SettingsKey::of(settings);
-            std::shared_ptr<const Config> new_config = backend_cache().get<Config>(new_key, make);
+            std::shared_ptr<const Config> new_config =
+                backend_cache().get<Config>(new_key, [&] { return make(stop); });
             key = std::move(new_key);
             config = std::move(new_config);
         });

@@ -55,9 +55,10 @@ private:
     std::string bytes_;
 };
 
+// Bounded both by count (the GUC) and by the memory the configurations hold (Config::footprint()).
 class ConfigCache {
 public:
-    explicit ConfigCache(std::size_t capacity) : capacity_(capacity) {}
+    ConfigCache(std::size_t capacity, std::size_t byte_budget) : capacity_(capacity), byte_budget_(byte_budget) {}
 
     // The cached configuration of type Config for `key`, or a new one from `make()` (which may throw), remembered.
     template <class Config, class Make>
@@ -67,14 +68,14 @@ public:
         typed_key += key.bytes();
         if (const auto found = index_.find(typed_key); found != index_.end()) {
             entries_.splice(entries_.begin(), entries_, found->second);
-            return std::static_pointer_cast<const Config>(found->second->second);
+            return std::static_pointer_cast<const Config>(found->second->config);
         }
         auto config = std::make_shared<const Config>(make());
-        if (capacity_ > 0) {
-            entries_.emplace_front(std::move(typed_key), config);
-            index_.emplace(entries_.front().first, entries_.begin());
-            trim();
-        }
+        const std::size_t bytes = config->footprint() + typed_key.size();
+        entries_.push_front({std::move(typed_key), config, bytes});
+        index_.emplace(entries_.front().key, entries_.begin());
+        bytes_ += bytes;
+        trim();
         return config;
     }
 
@@ -84,18 +85,26 @@ public:
     }
 
     std::size_t size() const noexcept { return entries_.size(); }
+    std::size_t bytes() const noexcept { return bytes_; }
 
 private:
-    using Entry = std::pair<std::string, std::shared_ptr<const void>>;
+    struct Entry {
+        std::string key;
+        std::shared_ptr<const void> config;
+        std::size_t bytes;
+    };
 
     void trim() {
-        while (entries_.size() > capacity_) {
-            index_.erase(entries_.back().first);
+        while (!entries_.empty() && (entries_.size() > capacity_ || bytes_ > byte_budget_)) {
+            bytes_ -= entries_.back().bytes;
+            index_.erase(entries_.back().key);
             entries_.pop_back();
         }
     }
 
     std::size_t capacity_;
+    std::size_t byte_budget_;
+    std::size_t bytes_ = 0;
     std::list<Entry> entries_;  // most recently used first
     std::unordered_map<std::string_view, std::list<Entry>::iterator> index_;
 };

@@ -28,7 +28,7 @@ HashidsCall hashids_call(FunctionCallInfo fcinfo, int first) {
     if (!site.matches(settings)) {
         const std::string_view salt_utf8 = utf8_of(salt);
         const std::string_view alphabet_utf8 = utf8_of(alphabet);
-        site.bind(settings, [&] { return Hashids(salt_utf8, alphabet_utf8); });
+        site.bind(settings, [&](StopToken stop) { return Hashids(salt_utf8, alphabet_utf8, stop); });
     }
     return {site, *site.config, min_length};
 }

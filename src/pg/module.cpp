@@ -11,6 +11,8 @@ namespace idcodec::pg {
 namespace {
 
 int cache_size = 64;
+// Whatever the count, the cached configurations hold at most this much memory.
+constexpr std::size_t cache_byte_budget = std::size_t{64} << 20;
 
 void assign_cache_size(int new_value, void*) {
     backend_cache().set_capacity(static_cast<std::size_t>(new_value));
@@ -19,7 +21,7 @@ void assign_cache_size(int new_value, void*) {
 }  // namespace
 
 ConfigCache& backend_cache() noexcept {
-    static ConfigCache cache(static_cast<std::size_t>(cache_size));
+    static ConfigCache cache(static_cast<std::size_t>(cache_size), cache_byte_budget);
     return cache;
 }
 

@@ -52,10 +52,11 @@ TEST(Utf8, RoundTripAndRejection) {
 
 struct Prepared {
     std::string value;
+    std::size_t footprint() const { return value.size() * 1000; }
 };
 
 TEST(ConfigCache, KeepsTheMostRecentlyUsedWithinCapacity) {
-    pg::ConfigCache cache(2);
+    pg::ConfigCache cache(2, SIZE_MAX);
     int built = 0;
     const auto get = [&](std::string_view salt) {
         const std::string_view parts[] = {salt, "alphabet"};
@@ -76,6 +77,20 @@ TEST(ConfigCache, KeepsTheMostRecentlyUsedWithinCapacity) {
     EXPECT_EQ(built, 4);
     cache.set_capacity(0);
     EXPECT_EQ(cache.size(), 0u);
+}
+
+TEST(ConfigCache, StaysWithinItsByteBudget) {
+    pg::ConfigCache cache(100, 10'000);
+    for (const std::string_view salt : {"aaaa", "bbbb", "cccc"}) {
+        const std::string_view parts[] = {salt};
+        cache.get<Prepared>(pg::SettingsKey::of(parts), [&] { return Prepared{std::string(salt)}; });
+    }
+    EXPECT_EQ(cache.size(), 2u);  // 4000 bytes each (plus keys): the third evicts the first
+    EXPECT_LE(cache.bytes(), 10'000u);
+    const std::string huge(20, 'x');
+    const std::string_view parts[] = {huge};
+    EXPECT_EQ(cache.get<Prepared>(pg::SettingsKey::of(parts), [&] { return Prepared{huge}; })->value, huge);
+    EXPECT_EQ(cache.size(), 0u);  // larger than the whole budget: returned, not kept
 }
 
 TEST(SettingsKey, PartsAreDelimitedByLength) {
