@@ -1,0 +1,100 @@
+// SQL functions of the sqids family. Not STRICT: a NULL blocklist means the spec's default list, so NULLs in the
+// other arguments are handled here (they give NULL).
+#include "../core/sqids.hpp"
+
+#include "call_site.hpp"
+#include "values.hpp"
+
+using idcodec::Sqids;
+using idcodec::StopToken;
+using namespace idcodec::pg;
+
+namespace {
+
+using SqidsSite = CallSite<Sqids>;
+
+constexpr std::string_view default_blocklist_marker = "default";
+
+bool any_null(FunctionCallInfo fcinfo, int first, int last) {
+    for (int i = first; i <= last; ++i)
+        if (PG_ARGISNULL(i)) return true;
+    return false;
+}
+
+// The words of a text[] blocklist as UTF-8, in memory of the current context.
+std::span<const std::string_view> blocklist_words(ArrayType* array) {
+    Datum* elements;
+    bool* nulls;
+    int count;
+    deconstruct_array(array, TEXTOID, -1, false, TYPALIGN_INT, &elements, &nulls, &count);
+    auto* words = static_cast<std::string_view*>(palloc(sizeof(std::string_view) * (count + 1)));
+    for (int i = 0; i < count; ++i) {
+        if (nulls[i])
+            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("sqids blocklist cannot contain NULL")));
+        words[i] = utf8_of(DatumGetTextPP(elements[i]));
+    }
+    return {words, static_cast<std::size_t>(count)};
+}
+
+// Arguments (alphabet, min_length, blocklist) start at `first`; none of the first two is NULL.
+const Sqids& sqids_for(FunctionCallInfo fcinfo, SqidsSite& site, int first) {
+    const text* alphabet = PG_GETARG_TEXT_PP(first);
+    const int32 min_length = PG_GETARG_INT32(first + 1);
+    ArrayType* blocklist = PG_ARGISNULL(first + 2) ? nullptr : PG_GETARG_ARRAYTYPE_P(first + 2);
+    const std::string_view settings[] = {
+        raw_bytes(alphabet),
+        {reinterpret_cast<const char*>(&min_length), sizeof min_length},
+        blocklist == nullptr ? default_blocklist_marker
+                             : std::string_view(reinterpret_cast<const char*>(blocklist), VARSIZE(blocklist)),
+    };
+    if (!site.matches(settings)) {
+        const std::string_view alphabet_utf8 = utf8_of(alphabet);
+        const std::optional<std::span<const std::string_view>> words =
+            blocklist == nullptr ? std::nullopt : std::optional(blocklist_words(blocklist));
+        site.bind(settings, [&](StopToken stop) { return Sqids(alphabet_utf8, min_length, words, stop); });
+    }
+    return *site.config;
+}
+
+Datum encode(FunctionCallInfo fcinfo, std::span<const std::uint64_t> numbers) {
+    SqidsSite& site = call_site<SqidsSite>(fcinfo);
+    const Sqids& sqids = sqids_for(fcinfo, site, 1);
+    guarded([&](StopToken stop) { sqids.encode(numbers, site.text, stop); });
+    PG_RETURN_TEXT_P(text_from_utf8(site.text));
+}
+
+}  // namespace
+
+extern "C" {
+
+PG_FUNCTION_INFO_V1(idcodec_sqids_encode);
+Datum idcodec_sqids_encode(PG_FUNCTION_ARGS) {
+    if (any_null(fcinfo, 0, 2)) PG_RETURN_NULL();
+    const int64 number = PG_GETARG_INT64(0);
+    if (number < 0)
+        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                        errmsg("sqids_encode can only encode non-negative numbers (got %lld)",
+                               static_cast<long long>(number))));
+    const auto value = static_cast<std::uint64_t>(number);
+    return encode(fcinfo, {&value, 1});
+}
+
+PG_FUNCTION_INFO_V1(idcodec_sqids_encode_array);
+Datum idcodec_sqids_encode_array(PG_FUNCTION_ARGS) {
+    if (any_null(fcinfo, 0, 2)) PG_RETURN_NULL();
+    return encode(fcinfo, non_negative_bigints(PG_GETARG_ARRAYTYPE_P(0), "sqids_encode"));
+}
+
+PG_FUNCTION_INFO_V1(idcodec_sqids_decode);
+Datum idcodec_sqids_decode(PG_FUNCTION_ARGS) {
+    if (any_null(fcinfo, 0, 2) || PG_ARGISNULL(4)) PG_RETURN_NULL();
+    SqidsSite& site = call_site<SqidsSite>(fcinfo);
+    const Sqids& sqids = sqids_for(fcinfo, site, 1);
+    const std::string_view id = utf8_of(PG_GETARG_TEXT_PP(0));
+    const bool canonical = PG_GETARG_BOOL(4);
+    guarded([&](StopToken stop) { sqids.decode(id, site.numbers, canonical, stop); });
+    ArrayType* numbers = bigint_array(site.numbers);
+    PG_RETURN_ARRAYTYPE_P(numbers != nullptr ? numbers : construct_empty_array(INT8OID));
+}
+
+}  // extern "C"
