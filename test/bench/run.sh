@@ -21,6 +21,8 @@ SALT='this is my salt'
 SETUP_SQL=$(cat <<SQL
 CREATE TEMP TABLE ids AS SELECT hashids_encode(i, '$SALT', 8) AS id FROM generate_series(1, $ROWS) i;
 VACUUM (FREEZE, ANALYZE) ids;
+CREATE TEMP TABLE sqids AS SELECT sqids_encode(i) AS id FROM generate_series(1, $ROWS) i;
+VACUUM (FREEZE, ANALYZE) sqids;
 SQL
 )
 
@@ -32,6 +34,8 @@ BENCH_ROWS=(
     "hashids_encode|floor|1.6|SELECT count(hashids_encode(i, '$SALT', 8)) FROM generate_series(1, $ROWS) i"
     "hashids_decode_one|floor|2.0|SELECT count(hashids_decode_one(id, '$SALT', 8)) FROM ids"
     "hashids_decode|floor|2.0|SELECT count(hashids_decode(id, '$SALT', 8)) FROM ids"
+    "sqids_encode|floor|2.0|SELECT count(sqids_encode(i)) FROM generate_series(1, $ROWS) i"
+    "sqids_decode|floor||SELECT count(sqids_decode(id)) FROM sqids"
 )
 
 if [ -n "${PGHOST:-}" ] && psql -Xqtc 'select 1' >/dev/null 2>&1; then

@@ -18,25 +18,29 @@ DECLARE
     salts text[] := ARRAY['', 'x', 'this is my salt', '日本語', '😀', repeat('salt', 10000), E'\t\n'];
     lengths int[] := ARRAY[0, 1, 8, 100, 4096, -1, -2147483648, 2147483647, 1000000, 1000001];
     numbers bigint[] := ARRAY[0, 1, 9223372036854775807, -1, -9223372036854775808, 4294967296, 61, 62];
-    ids text[] := ARRAY['', 'a', 'yr8', 'nOSQY', '💩💩💩', repeat('x', 100000), 'p21ZD04m8GQ42p21ZD04m8GQ42', E'\\', '%s%n'];
+    ids text[] := ARRAY['', 'a', 'yr8', 'nOSQY', '💩💩💩', repeat('x', 100000), 'p21ZD04m8GQ42p21ZD04m8GQ42', E'\\', '%s%n',
+                        '86Rf07', 'AqkYhRmbHpEXAqkYhRmbHpEX'];
     a text; s text; l int; n bigint; state text;
 BEGIN
     PERFORM setseed(0.42);
-    FOR i IN 1..3000 LOOP
+    FOR i IN 1..4000 LOOP
         a := alphabets[1 + floor(random() * array_length(alphabets, 1))::int];
         s := salts[1 + floor(random() * array_length(salts, 1))::int];
         l := lengths[1 + floor(random() * array_length(lengths, 1))::int];
         n := numbers[1 + floor(random() * array_length(numbers, 1))::int];
         state := '00000';
         BEGIN
-            CASE i % 7
+            CASE i % 10
                 WHEN 0 THEN PERFORM hashids_encode(n, s, l, a);
                 WHEN 1 THEN PERFORM hashids_encode(ARRAY[n, n, 7, NULL], s, l, a);
                 WHEN 2 THEN PERFORM hashids_encode(ARRAY[[n], [n]], s, l, a);
                 WHEN 3 THEN PERFORM hashids_decode(ids[1 + floor(random() * array_length(ids, 1))::int], s, l, a);
                 WHEN 4 THEN PERFORM hashids_decode_one(hashids_encode(abs(n % 1000), s, least(abs(l), 50), a), s, l, a);
                 WHEN 5 THEN PERFORM hashids_encode_hex(md5(i::text) || ids[1 + i % 9], s, l, a);
-                ELSE PERFORM hashids_decode_hex(ids[1 + floor(random() * array_length(ids, 1))::int], s, l, a);
+                WHEN 6 THEN PERFORM hashids_decode_hex(ids[1 + floor(random() * array_length(ids, 1))::int], s, l, a);
+                WHEN 7 THEN PERFORM sqids_encode(ARRAY[n, n, 3], a, l, CASE WHEN i % 3 = 0 THEN NULL ELSE ARRAY[s, ids[1 + i % 9], NULL] END);
+                WHEN 8 THEN PERFORM sqids_encode(abs(n % 100000), left(a, 60), l % 300, string_to_array(s, ' '));
+                ELSE PERFORM sqids_decode(ids[1 + floor(random() * array_length(ids, 1))::int], a, l, ARRAY[s], i % 2 = 0);
             END CASE;
         EXCEPTION WHEN OTHERS THEN
             state := SQLSTATE;
