@@ -5,7 +5,7 @@ set -euo pipefail
 IDCODEC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_MAJOR=15
 PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
-REQUIRED_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib make g++ clang
+REQUIRED_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib make g++ clang libclang-rt-14-dev
                    libgtest-dev libbenchmark-dev)
 
 log() { printf '== %s\n' "$*" >&2; }

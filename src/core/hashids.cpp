@@ -20,7 +20,7 @@ std::u32string decode_setting(std::string_view text, const char* name, std::size
     std::u32string decoded;
     std::vector<bool> seen(unique ? 0x110000 : 0);
     for (std::size_t pos = 0; pos < text.size() && decoded.size() < limit;) {
-        stop.poll(pos, 1 << 20);
+        stop.poll();
         const char32_t cp = utf8::next(text, pos);
         if (cp == utf8::invalid)
             throw Error(ErrorKind::invalid_parameter, std::string("hashids ") + name + " is not valid UTF-8");
@@ -141,7 +141,7 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
 
     std::uint64_t value_hash = numbers[0] % 100;
     for (std::size_t i = 1; i < numbers.size(); ++i) {
-        stop.poll(i);
+        stop.poll();
         value_hash += numbers[i] % (i + 100);
     }
     const std::size_t lottery = base_.remainder(value_hash);
@@ -152,7 +152,7 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
     auto steps = walk(lottery);
     char32_t digits[64];  // a 64-bit number has at most 64 digits in base 2
     for (std::size_t i = 0; i < numbers.size(); ++i) {
-        stop.poll(i);
+        stop.poll();
         const std::u32string& alphabet = steps.next().alphabet;
         std::size_t count = 0;
         std::uint64_t value = numbers[i];
@@ -244,7 +244,7 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, St
     std::size_t end = id.size();
     int guard_count = 0;
     for (std::size_t pos = 0; pos < id.size();) {
-        stop.poll(pos, 1 << 20);
+        stop.poll();
         const std::size_t start = pos;
         const std::uint32_t symbol = symbols_.find(utf8::next(id, pos));
         if (symbol == CodePointIndex::npos) return false;
@@ -269,7 +269,7 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, St
     std::uint64_t value = 0;
     std::size_t digit_count = 0;
     while (pos < core.size()) {
-        stop.poll(pos, 1 << 20);
+        stop.poll();
         const std::uint32_t symbol = symbols_.find(utf8::next(core, pos));
         if (symbol >= first_separator) {  // a separator ends a number
             if (digit_count == 0) return false;
@@ -294,7 +294,7 @@ void Hashids::encode_hex(std::string_view hex, int min_length, std::string& id, 
     std::vector<std::uint64_t> numbers;
     numbers.reserve(hex.size() / 12 + 1);
     for (std::size_t group = 0; group < hex.size(); group += 12) {
-        stop.poll(group, 1 << 16);
+        stop.poll();
         std::uint64_t value = 1;
         for (const char c : hex.substr(group, 12)) {
             const int digit = hex_value(c);

@@ -45,6 +45,9 @@ public:
     // hashids.js decodeHex: each decoded number in lowercase hex without its first digit, concatenated.
     bool decode_hex(std::string_view id, int min_length, std::string& hex, StopToken stop = {}) const;
 
+    // Throws Error(invalid_parameter) for min_length outside 0..max_min_length.
+    static void check_min_length(int min_length);
+
     // Memory held, including the most the step memo may grow to.
     std::size_t footprint() const noexcept;
 
@@ -68,7 +71,6 @@ private:
     static const std::u32string& padding_of(const Step& step);
     // Reads the numbers out of an ID without checking that it is canonical.
     bool parse(std::string_view id, std::vector<std::uint64_t>& numbers, StopToken stop) const;
-    static void check_min_length(int min_length);
 
     std::u32string salt_;
     std::u32string alphabet_;

@@ -42,7 +42,7 @@ std::vector<std::string> filter_blocklist(std::span<const std::string_view> word
     for (const char c : alphabet) in_alphabet[static_cast<unsigned char>(lower(c))] = true;
     std::vector<std::string> kept;
     for (std::size_t w = 0; w < words.size(); ++w) {
-        stop.poll(w);
+        stop.poll();
         std::string word;
         bool keep = true;
         for (std::size_t pos = 0; keep && pos < words[w].size();) {
@@ -110,7 +110,7 @@ bool Sqids::encode_with_increment(std::span<const std::uint64_t> numbers, std::s
                                   StopToken stop) const {
     std::uint64_t sum = numbers.size();
     for (std::size_t i = 0; i < numbers.size(); ++i) {
-        stop.poll(i);
+        stop.poll();
         sum += static_cast<unsigned char>(alphabet_[length_.remainder(numbers[i])]) + i;
     }
     const std::size_t offset = length_.remainder(length_.remainder(sum) + increment);
@@ -121,7 +121,7 @@ bool Sqids::encode_with_increment(std::span<const std::uint64_t> numbers, std::s
     const Step* step = &steps.next();
     char digits[64];  // base >= 2
     for (std::size_t i = 0; i < numbers.size(); ++i) {
-        stop.poll(i);
+        stop.poll();
         std::size_t count = 0;
         std::uint64_t value = numbers[i];
         do {
@@ -167,7 +167,7 @@ void Sqids::decode(std::string_view id, std::vector<std::uint64_t>& numbers, boo
     numbers.clear();
     if (id.empty()) return;
     for (std::size_t i = 0; i < id.size(); ++i) {
-        stop.poll(i, 1 << 20);
+        stop.poll();
         const auto c = static_cast<unsigned char>(id[i]);
         if (c >= 128 || position_[c] == absent) return;
     }
@@ -177,7 +177,7 @@ void Sqids::decode(std::string_view id, std::vector<std::uint64_t>& numbers, boo
     std::string_view rest = id.substr(1);
     const std::uint64_t base = base_.value();
     while (!rest.empty()) {
-        stop.poll(numbers.size());
+        stop.poll();
         const std::size_t separator = rest.find(step->alphabet[0]);
         const std::string_view chunk = rest.substr(0, separator);
         if (chunk.empty()) break;

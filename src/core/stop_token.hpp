@@ -1,8 +1,8 @@
-// Lets loops over user data stop when the host asks (PostgreSQL sets a flag from a signal handler).
+// Lets loops over user data stop when the host asks: the host owns flags that a signal handler sets (PostgreSQL:
+// a pending query cancel and a pending termination).
 #pragma once
 
 #include <csignal>
-#include <cstddef>
 
 #include "error.hpp"
 
@@ -10,18 +10,21 @@ namespace idcodec {
 
 class StopToken {
 public:
+    using Flag = const volatile std::sig_atomic_t*;
+
     StopToken() = default;
-    explicit StopToken(const volatile std::sig_atomic_t* flag) : flag_(flag) {}
+    StopToken(Flag first, Flag second) : first_(first), second_(second) {}
 
-    bool requested() const noexcept { return flag_ != nullptr && *flag_ != 0; }
+    bool requested() const noexcept { return (first_ != nullptr && *first_) || (second_ != nullptr && *second_); }
 
-    // Called once per item of a long loop; looks at the flag every `interval` items.
-    void poll(std::size_t item, std::size_t interval = 4096) const {
-        if (item % interval == 0 && requested()) throw Error(ErrorKind::interrupted, "interrupted");
+    // Called once per item of a loop over user data; throws Error(interrupted) when a stop was requested.
+    void poll() const {
+        if (requested()) throw Error(ErrorKind::interrupted, "interrupted");
     }
 
 private:
-    const volatile std::sig_atomic_t* flag_ = nullptr;
+    Flag first_ = nullptr;
+    Flag second_ = nullptr;
 };
 
 }  // namespace idcodec

@@ -33,17 +33,17 @@ bool run_capturing(Body& body, StopToken stop, CapturedError& error) noexcept {
     }
 }
 
-// Runs body(StopToken). The token reports a pending query cancel or timeout, at which the core stops by throwing;
-// the interrupt is then served here. Should it not end the query, the work runs again, without polling if the
-// interrupt cannot be served now (so it cannot loop).
+// Runs body(StopToken). The token reports a pending cancel (a cancel request, statement_timeout) or termination, at which the core stops by throwing;
+// the interrupt is then served here and ends the query. Should it not (it is held off), the work runs again
+// without polling, so it cannot loop.
 template <class Body>
 void guarded(Body&& body) {
     CapturedError error;
     bool poll = true;
-    while (!run_capturing(body, poll ? StopToken(&InterruptPending) : StopToken(), error)) {
+    while (!run_capturing(body, poll ? StopToken(&QueryCancelPending, &ProcDiePending) : StopToken(), error)) {
         if (!error.interrupted) raise(error);
         CHECK_FOR_INTERRUPTS();
-        poll = !InterruptPending;
+        poll = false;
     }
 }
 

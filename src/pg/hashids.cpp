@@ -35,9 +35,15 @@ HashidsCall hashids_call(FunctionCallInfo fcinfo, int first) {
 
 // Decodes into the call site's numbers; false for anything that is not a hashid of these settings.
 bool decode_argument(FunctionCallInfo fcinfo, const HashidsCall& call) {
-    const std::string_view id = utf8_of(PG_GETARG_TEXT_PP(0));
+    const std::optional<std::string_view> id = id_as_utf8(PG_GETARG_TEXT_PP(0));
     bool decoded = false;
-    guarded([&](StopToken stop) { decoded = call.hashids.decode(id, call.min_length, call.site.numbers, stop); });
+    guarded([&](StopToken stop) {
+        if (id) {
+            decoded = call.hashids.decode(*id, call.min_length, call.site.numbers, stop);
+        } else {
+            Hashids::check_min_length(call.min_length);  // settings are checked even when the ID cannot be one
+        }
+    });
     return decoded;
 }
 
@@ -92,10 +98,16 @@ Datum idcodec_hashids_encode_hex(PG_FUNCTION_ARGS) {
 
 PG_FUNCTION_INFO_V1(idcodec_hashids_decode_hex);
 Datum idcodec_hashids_decode_hex(PG_FUNCTION_ARGS) {
-    const std::string_view id = utf8_of(PG_GETARG_TEXT_PP(0));
+    const std::optional<std::string_view> id = id_as_utf8(PG_GETARG_TEXT_PP(0));
     const HashidsCall call = hashids_call(fcinfo, 1);
     bool decoded = false;
-    guarded([&](StopToken stop) { decoded = call.hashids.decode_hex(id, call.min_length, call.site.text, stop); });
+    guarded([&](StopToken stop) {
+        if (id) {
+            decoded = call.hashids.decode_hex(*id, call.min_length, call.site.text, stop);
+        } else {
+            Hashids::check_min_length(call.min_length);
+        }
+    });
     if (!decoded) PG_RETURN_NULL();
     PG_RETURN_TEXT_P(text_from_utf8(call.site.text));
 }

@@ -90,9 +90,11 @@ Datum idcodec_sqids_decode(PG_FUNCTION_ARGS) {
     if (any_null(fcinfo, 0, 2) || PG_ARGISNULL(4)) PG_RETURN_NULL();
     SqidsSite& site = call_site<SqidsSite>(fcinfo);
     const Sqids& sqids = sqids_for(fcinfo, site, 1);
-    const std::string_view id = utf8_of(PG_GETARG_TEXT_PP(0));
+    const std::optional<std::string_view> id = id_as_utf8(PG_GETARG_TEXT_PP(0));
     const bool canonical = PG_GETARG_BOOL(4);
-    guarded([&](StopToken stop) { sqids.decode(id, site.numbers, canonical, stop); });
+    // An ID with a character UTF-8 cannot hold has one outside any sqids alphabet: nothing to decode.
+    site.numbers.clear();
+    if (id) guarded([&](StopToken stop) { sqids.decode(*id, site.numbers, canonical, stop); });
     ArrayType* numbers = bigint_array(site.numbers);
     PG_RETURN_ARRAYTYPE_P(numbers != nullptr ? numbers : construct_empty_array(INT8OID));
 }

@@ -20,6 +20,22 @@ std::string_view utf8_of(const text* value) {
     return converted == bytes.data() ? bytes : std::string_view(converted, std::strlen(converted));
 }
 
+std::optional<std::string_view> id_as_utf8(const text* value) {
+    const std::string_view bytes = raw_bytes(value);
+    if (database_is_utf8_compatible()) return bytes;
+    const int encoding = GetDatabaseEncoding();
+    const Oid conversion = FindDefaultConversionProc(encoding, PG_UTF8);
+    const std::size_t capacity = bytes.size() * MAX_CONVERSION_GROWTH + 1;
+    if (!OidIsValid(conversion) || capacity > MaxAllocSize) return std::nullopt;
+    auto* converted = static_cast<unsigned char*>(palloc(capacity));
+    auto* source = reinterpret_cast<unsigned char*>(const_cast<char*>(bytes.data()));
+    const int length = static_cast<int>(bytes.size());
+    if (pg_do_encoding_conversion_buf(conversion, encoding, PG_UTF8, source, length, converted,
+                                      static_cast<int>(capacity), true) < length)
+        return std::nullopt;
+    return std::string_view(reinterpret_cast<char*>(converted));
+}
+
 text* text_from_utf8(std::string_view utf8) {
     if (utf8.size() > MaxAllocSize - VARHDRSZ)
         ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("result is larger than 1 GB")));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -16,6 +17,10 @@ inline std::string_view raw_bytes(const text* value) {
 
 // The text as UTF-8: the bytes themselves in UTF-8 (and SQL_ASCII) databases, else a converted copy.
 std::string_view utf8_of(const text* value);
+
+// An ID to decode, as UTF-8; nothing when it holds a character UTF-8 cannot represent (so it is no valid ID),
+// because decoding never raises for a bad ID.
+std::optional<std::string_view> id_as_utf8(const text* value);
 
 // A text value from UTF-8, converted to the database encoding where that differs.
 text* text_from_utf8(std::string_view utf8);
