@@ -2,13 +2,9 @@
 
 namespace idcodec::utf8 {
 
-char32_t next(std::string_view text, std::size_t& pos) noexcept {
+char32_t next_multibyte(std::string_view text, std::size_t& pos) noexcept {
     const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
     const unsigned char lead = byte(pos);
-    if (lead < 0x80) {
-        ++pos;
-        return lead;
-    }
     std::size_t length;
     char32_t cp;
     char32_t minimum;

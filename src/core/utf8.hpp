@@ -10,9 +10,18 @@ namespace idcodec::utf8 {
 
 inline constexpr char32_t invalid = 0xFFFFFFFF;
 
+char32_t next_multibyte(std::string_view text, std::size_t& pos) noexcept;
+
 // Decodes the code point at `pos` and advances past it; returns `invalid` (and advances one byte) for a
 // malformed, overlong, surrogate or out-of-range sequence.
-char32_t next(std::string_view text, std::size_t& pos) noexcept;
+inline char32_t next(std::string_view text, std::size_t& pos) noexcept {
+    const auto lead = static_cast<unsigned char>(text[pos]);
+    if (lead < 0x80) {
+        ++pos;
+        return lead;
+    }
+    return next_multibyte(text, pos);
+}
 
 // The whole text as code points, or nothing if it is not valid UTF-8.
 std::optional<std::u32string> decode(std::string_view text);

@@ -1,0 +1,32 @@
+#include "alphabet.hpp"
+
+#include "error.hpp"
+#include "utf8.hpp"
+
+namespace idcodec {
+
+Alphabet::Alphabet(std::string_view utf8_text, std::string_view name, std::size_t min_size) : name_(name) {
+    auto decoded = utf8::decode(utf8_text);
+    if (!decoded) throw Error(ErrorKind::invalid_parameter, name_ + " alphabet is not valid UTF-8");
+    characters_ = std::move(*decoded);
+    if (characters_.size() < min_size)
+        throw Error(ErrorKind::invalid_parameter, name_ + " alphabet must contain at least " + std::to_string(min_size) +
+                                                      " characters (got " + std::to_string(characters_.size()) + ")");
+    index_ = CodePointIndex(characters_);
+    for (std::uint32_t i = 0; i < characters_.size(); ++i) {
+        if (index_.find(characters_[i]) != i)
+            throw Error(ErrorKind::invalid_parameter, name_ + " alphabet must not repeat a character ('" +
+                                                          utf8::encode(characters_.substr(i, 1)) + "' appears twice)");
+    }
+    if (characters_.size() > UINT32_MAX)
+        throw Error(ErrorKind::program_limit, name_ + " alphabet is too long");
+    divisor_ = Divisor(static_cast<std::uint32_t>(characters_.size()));
+}
+
+void Alphabet::require_size(std::size_t size) const {
+    if (characters_.size() != size)
+        throw Error(ErrorKind::invalid_parameter, name_ + " alphabet must contain exactly " + std::to_string(size) +
+                                                      " characters (got " + std::to_string(characters_.size()) + ")");
+}
+
+}  // namespace idcodec

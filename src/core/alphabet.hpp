@@ -1,0 +1,53 @@
+// An alphabet of distinct characters (code points) for the compact identifiers: base-N numbers, 6-bit packing of
+// ObjectIds and UUIDs, short-URL codes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "code_point_index.hpp"
+#include "divisor.hpp"
+#include "utf8.hpp"
+
+namespace idcodec {
+
+class Alphabet {
+public:
+    // `utf8` must hold at least `min_size` characters, none twice; `name` prefixes the error messages
+    // (Error(invalid_parameter)).
+    Alphabet(std::string_view utf8, std::string_view name, std::size_t min_size = 2);
+
+    std::size_t size() const noexcept { return characters_.size(); }
+    std::u32string_view characters() const noexcept { return characters_; }
+    const Divisor& divisor() const noexcept { return divisor_; }
+
+    void append(std::string& out, std::size_t digit) const { utf8::append(out, characters_[digit]); }
+
+    // The digit of each character of `text`, in order; nothing if one is not in the alphabet or not UTF-8.
+    template <class Visit>
+    bool for_each_digit(std::string_view text, Visit&& visit) const {
+        for (std::size_t pos = 0; pos < text.size();) {
+            const std::uint32_t digit = index_.find(utf8::next(text, pos));
+            if (digit == CodePointIndex::npos) return false;
+            visit(digit);
+        }
+        return true;
+    }
+
+    // Throws Error(invalid_parameter) unless the alphabet has exactly `size` characters.
+    void require_size(std::size_t size) const;
+
+    std::size_t footprint() const noexcept { return sizeof(*this) + characters_.capacity() * 4 + index_.footprint(); }
+
+private:
+    std::string name_;
+    std::u32string characters_;
+    CodePointIndex index_;
+    Divisor divisor_{2};
+};
+
+}  // namespace idcodec
