@@ -25,6 +25,7 @@ struct CallSite {
     SettingsKey key;
     std::shared_ptr<const Config> config;
     std::string text;
+    std::vector<std::string> texts;
     std::vector<std::uint64_t> numbers;
 
     bool matches(std::span<const std::string_view> settings) const noexcept {

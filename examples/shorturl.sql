@@ -1,0 +1,112 @@
+-- The short-URL systems of seeds 001-003, rebuilt the PostgreSQL way. Runs in any database with idcodec;
+-- sql/shorturl.sql runs it as a regression test.
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS idcodec;
+DROP SCHEMA IF EXISTS shorturl CASCADE;
+CREATE SCHEMA shorturl;
+SET search_path = shorturl, public;
+
+-- 1. Seed 001: sequential ids hidden behind a shuffled alphabet and a rotation. The code is a generated column,
+--    so it can never disagree with the id, and it is unique, so lookups by code use an index.
+CREATE TABLE link (
+    id bigint GENERATED ALWAYS AS IDENTITY (START WITH 1000000) PRIMARY KEY,
+    url text NOT NULL,
+    code text GENERATED ALWAYS AS (
+        base62_mixup(id, 's9LFkgy5RovixI1aOf8UhdY3r4DMplQZJXPqebE0WSjBn7wVzmN2Gc6THCAKut')) STORED UNIQUE,
+    hits bigint NOT NULL DEFAULT 0
+);
+INSERT INTO link (url) VALUES ('https://www.postgresql.org/docs/current/xfunc-c.html'),
+                              ('https://www.postgresql.org/docs/current/sql-createfunction.html'),
+                              ('https://www.postgresql.org/docs/current/ddl-partitioning.html');
+SELECT id, code, url FROM link ORDER BY id;
+-- the code alone gives the id back, without a lookup
+SELECT code, base62_unmixup(code, 's9LFkgy5RovixI1aOf8UhdY3r4DMplQZJXPqebE0WSjBn7wVzmN2Gc6THCAKut') AS id
+FROM link ORDER BY id;
+
+-- A view exposing public codes only, never the sequential id
+CREATE VIEW public_link AS SELECT code, url, hits FROM link;
+
+-- Following a link counts a hit
+CREATE FUNCTION follow(short_code text) RETURNS text LANGUAGE sql AS $$
+    UPDATE link SET hits = hits + 1 WHERE code = short_code RETURNING url
+$$;
+SELECT follow(code) FROM link WHERE id = 1000001;
+SELECT follow(code) FROM link WHERE id = 1000001;
+SELECT code, hits FROM public_link ORDER BY code;
+
+-- 2. Seed 002: codes cut from the URL's MD5 (four candidates per attempt), stored in a table partitioned by the
+--    code's first character: the seed's 62 tables as one partitioned table. Range partitions on a "C"-collated
+--    column keep the unique key on the code itself, so INSERT ... ON CONFLICT detects collisions.
+CREATE TABLE url_code (
+    code text COLLATE "C" NOT NULL,
+    url text NOT NULL,
+    attempt int NOT NULL,
+    hits bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (code)
+) PARTITION BY RANGE (code);
+DO $$
+DECLARE c text;
+BEGIN
+    FOREACH c IN ARRAY regexp_split_to_array('abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', '') LOOP
+        EXECUTE format('CREATE TABLE %I PARTITION OF url_code FOR VALUES FROM (%L) TO (%L)',
+                       'url_code_' || ascii(c), c, chr(ascii(c) + 1));
+    END LOOP;
+END $$;
+CREATE INDEX ON url_code (url);
+
+-- Shortening: the first free candidate wins; when all four are taken, the next attempt gives four fresh ones.
+CREATE FUNCTION shorten(long_url text, code_length int DEFAULT 8) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    existing text;
+    candidate text;
+BEGIN
+    SELECT code INTO existing FROM url_code WHERE url = long_url LIMIT 1;
+    IF FOUND THEN
+        RETURN existing;
+    END IF;
+    FOR attempt IN 0..99 LOOP
+        FOREACH candidate IN ARRAY shortcode_candidates(long_url, code_length, attempt) LOOP
+            INSERT INTO url_code (code, url, attempt) VALUES (candidate, long_url, attempt)
+            ON CONFLICT (code) DO NOTHING;
+            IF FOUND THEN
+                RETURN candidate;
+            END IF;
+        END LOOP;
+    END LOOP;
+    RAISE EXCEPTION 'no free % character code for % after 100 attempts', code_length, long_url;
+END $$;
+
+CREATE FUNCTION resolve(short_code text) RETURNS text LANGUAGE sql AS $$
+    UPDATE url_code SET hits = hits + 1 WHERE code = short_code RETURNING url
+$$;
+
+SELECT shorten('http://www.sina.com.cn/') AS code, shorten('http://www.sina.com.cn/') AS same_again;
+SELECT resolve('GgalHkii'), resolve('GgalHkii'), resolve('nothing here');
+SELECT code, url, hits FROM url_code WHERE code = 'GgalHkii';
+
+-- One-character codes leave only 62 possibilities: shortening 60 URLs collides more and more, and every URL still
+-- gets its own code, through the other candidates and then through further attempts.
+SELECT count(shorten('https://example.com/page/' || i, 1)) FROM generate_series(1, 60) AS i;
+SELECT count(*) AS urls, count(DISTINCT code) AS codes,
+       count(*) FILTER (WHERE code <> (shortcode_candidates(url, 1))[1]) AS not_first_choice,
+       count(*) FILTER (WHERE attempt > 0) AS needed_a_retry, max(attempt) AS most_attempts
+FROM url_code WHERE url LIKE 'https://example.com/page/%';
+-- rows land in the partition of their first character
+SELECT count(DISTINCT tableoid) AS partitions_used, count(*) AS rows, count(*) FILTER (WHERE tableoid::regclass::text
+       <> 'url_code_' || ascii(left(code, 1))) AS misplaced FROM url_code;
+
+-- 3. Seed 003: documents keyed by MongoDB ObjectId, with a 16-character public id and the creation time,
+--    both derived from the ObjectId.
+CREATE TABLE mongo_document (
+    objectid text PRIMARY KEY CHECK (objectid ~ '^[0-9a-f]{24}$'),
+    body jsonb NOT NULL,
+    public_id text GENERATED ALWAYS AS (objectid_compress(objectid)) STORED UNIQUE,
+    created timestamptz GENERATED ALWAYS AS (objectid_timestamp(objectid)) STORED
+);
+INSERT INTO mongo_document (objectid, body) VALUES
+    ('4e7020cb7cac81af7136236b', '{"hotel": "seed 003"}'),
+    ('507f1f77bcf86cd799439011', '{"hotel": "another"}');
+SELECT public_id, created AT TIME ZONE 'UTC' AS created_utc, body FROM mongo_document ORDER BY created;
+SELECT body FROM mongo_document WHERE objectid = objectid_decompress('jD0wOTOIwqZNdydH');
+
+RESET search_path;

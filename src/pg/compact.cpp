@@ -1,0 +1,206 @@
+// SQL functions for compact identifiers: ObjectIds, UUIDs, base-N numbers and their mixup, keyed alphabet
+// shuffles, short-URL candidates (seeds 001-003).
+#include "../core/compact.hpp"
+
+#include "../core/keyed_shuffle.hpp"
+#include "../core/utf8.hpp"
+#include "call_site.hpp"
+#include "values.hpp"
+
+extern "C" {
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
+}
+
+using idcodec::Alphabet;
+using idcodec::StopToken;
+using namespace idcodec::compact;
+using namespace idcodec::pg;
+
+namespace {
+
+using AlphabetSite = CallSite<Alphabet>;
+
+constexpr std::size_t object_id_bytes = 12;
+
+// The call site's alphabet (argument `argument`), prepared once; `exact_size` 0 means any size of at least 2.
+const Alphabet& alphabet_argument(FunctionCallInfo fcinfo, AlphabetSite& site, int argument, const char* family,
+                                  std::size_t exact_size = 0) {
+    const text* alphabet = PG_GETARG_TEXT_PP(argument);
+    const std::string_view settings[] = {family, raw_bytes(alphabet)};
+    if (!site.matches(settings)) {
+        const std::string_view utf8 = utf8_of(alphabet);
+        site.bind(settings, [&](StopToken) {
+            Alphabet prepared(utf8, family);
+            if (exact_size != 0) prepared.require_size(exact_size);
+            return prepared;
+        });
+    }
+    return *site.config;
+}
+
+void parse_object_id(const text* value, std::span<std::uint8_t, object_id_bytes> bytes) {
+    const std::string_view hex = raw_bytes(value);
+    if (!parse_hex(hex, bytes))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                        errmsg("invalid ObjectId: \"%.*s\"", static_cast<int>(std::min<std::size_t>(hex.size(), 64)),
+                               hex.data()),
+                        errdetail("An ObjectId is 24 hexadecimal digits.")));
+}
+
+int64 non_negative(FunctionCallInfo fcinfo, const char* function) {
+    const int64 number = PG_GETARG_INT64(0);
+    if (number < 0)
+        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                        errmsg("%s can only encode non-negative numbers (got %lld)", function,
+                               static_cast<long long>(number))));
+    return number;
+}
+
+// A decoder's result: NULL for malformed input.
+Datum number_or_null(FunctionCallInfo fcinfo, const std::optional<std::uint64_t>& number) {
+    if (!number) PG_RETURN_NULL();
+    PG_RETURN_INT64(static_cast<int64>(*number));
+}
+
+}  // namespace
+
+extern "C" {
+
+PG_FUNCTION_INFO_V1(idcodec_objectid_compress);
+Datum idcodec_objectid_compress(PG_FUNCTION_ARGS) {
+    std::array<std::uint8_t, object_id_bytes> bytes;
+    parse_object_id(PG_GETARG_TEXT_PP(0), bytes);
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "objectid", 64);
+    guarded([&](StopToken) {
+        site.text.clear();
+        pack6(bytes, alphabet, site.text);
+    });
+    PG_RETURN_TEXT_P(text_from_utf8(site.text));
+}
+
+PG_FUNCTION_INFO_V1(idcodec_objectid_decompress);
+Datum idcodec_objectid_decompress(PG_FUNCTION_ARGS) {
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "objectid", 64);
+    const std::optional<std::string_view> compressed = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    bool valid = false;
+    guarded([&](StopToken) {
+        std::array<std::uint8_t, object_id_bytes> bytes;
+        site.text.clear();
+        valid = compressed && unpack6(*compressed, alphabet, bytes);
+        if (valid) append_hex(bytes, site.text);
+    });
+    if (!valid) PG_RETURN_NULL();
+    PG_RETURN_TEXT_P(text_from_utf8(site.text));
+}
+
+PG_FUNCTION_INFO_V1(idcodec_objectid_timestamp);
+Datum idcodec_objectid_timestamp(PG_FUNCTION_ARGS) {
+    std::array<std::uint8_t, object_id_bytes> bytes;
+    parse_object_id(PG_GETARG_TEXT_PP(0), bytes);
+    const pg_time_t seconds = static_cast<pg_time_t>(std::uint32_t{bytes[0]} << 24 | std::uint32_t{bytes[1]} << 16 |
+                                                     std::uint32_t{bytes[2]} << 8 | bytes[3]);
+    PG_RETURN_TIMESTAMPTZ(time_t_to_timestamptz(seconds));
+}
+
+PG_FUNCTION_INFO_V1(idcodec_uuid_compress);
+Datum idcodec_uuid_compress(PG_FUNCTION_ARGS) {
+    const pg_uuid_t* uuid = PG_GETARG_UUID_P(0);
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "uuid", 64);
+    guarded([&](StopToken) {
+        site.text.clear();
+        pack6(uuid->data, alphabet, site.text);
+    });
+    PG_RETURN_TEXT_P(text_from_utf8(site.text));
+}
+
+PG_FUNCTION_INFO_V1(idcodec_uuid_decompress);
+Datum idcodec_uuid_decompress(PG_FUNCTION_ARGS) {
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "uuid", 64);
+    const std::optional<std::string_view> compressed = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    auto* uuid = static_cast<pg_uuid_t*>(palloc(sizeof(pg_uuid_t)));
+    bool valid = false;
+    guarded([&](StopToken) { valid = compressed && unpack6(*compressed, alphabet, uuid->data); });
+    if (!valid) PG_RETURN_NULL();
+    PG_RETURN_UUID_P(uuid);
+}
+
+PG_FUNCTION_INFO_V1(idcodec_base62_encode);
+Datum idcodec_base62_encode(PG_FUNCTION_ARGS) {
+    const auto number = static_cast<std::uint64_t>(non_negative(fcinfo, "base62_encode"));
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "base62");
+    guarded([&](StopToken) {
+        site.text.clear();
+        encode_number(number, alphabet, site.text);
+    });
+    PG_RETURN_TEXT_P(text_from_utf8(site.text));
+}
+
+PG_FUNCTION_INFO_V1(idcodec_base62_decode);
+Datum idcodec_base62_decode(PG_FUNCTION_ARGS) {
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "base62");
+    const std::optional<std::string_view> code = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    std::optional<std::uint64_t> number;
+    if (code) guarded([&](StopToken) { number = decode_number(*code, alphabet); });
+    return number_or_null(fcinfo, number);
+}
+
+PG_FUNCTION_INFO_V1(idcodec_base62_mixup);
+Datum idcodec_base62_mixup(PG_FUNCTION_ARGS) {
+    const auto number = static_cast<std::uint64_t>(non_negative(fcinfo, "base62_mixup"));
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "base62");
+    guarded([&](StopToken) {
+        site.text.clear();
+        mixup(number, alphabet, site.text);
+    });
+    PG_RETURN_TEXT_P(text_from_utf8(site.text));
+}
+
+PG_FUNCTION_INFO_V1(idcodec_base62_unmixup);
+Datum idcodec_base62_unmixup(PG_FUNCTION_ARGS) {
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "base62");
+    const std::optional<std::string_view> code = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    std::optional<std::uint64_t> number;
+    if (code) guarded([&](StopToken) { number = unmixup(*code, alphabet); });
+    return number_or_null(fcinfo, number);
+}
+
+PG_FUNCTION_INFO_V1(idcodec_alphabet_shuffle);
+Datum idcodec_alphabet_shuffle(PG_FUNCTION_ARGS) {
+    const std::string_view alphabet_text = utf8_of(PG_GETARG_TEXT_PP(0));
+    const std::string_view key_text = utf8_of(PG_GETARG_TEXT_PP(1));
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    guarded([&](StopToken) {
+        const Alphabet alphabet(alphabet_text, "alphabet_shuffle", 0);
+        const std::optional<std::u32string> key = idcodec::utf8::decode(key_text);
+        if (!key) throw idcodec::Error(idcodec::ErrorKind::invalid_parameter, "alphabet_shuffle key is not valid UTF-8");
+        site.text = idcodec::utf8::encode(idcodec::keyed_shuffled(std::u32string(alphabet.characters()), *key));
+    });
+    PG_RETURN_TEXT_P(text_from_utf8(site.text));
+}
+
+PG_FUNCTION_INFO_V1(idcodec_shortcode_candidates);
+Datum idcodec_shortcode_candidates(PG_FUNCTION_ARGS) {
+    const std::string_view url = utf8_of(PG_GETARG_TEXT_PP(0));
+    const int32 length = PG_GETARG_INT32(1);
+    const int32 attempt = PG_GETARG_INT32(2);
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 3, "shortcode");
+    guarded([&](StopToken) {
+        const auto codes = shortcode_candidates(url, length, attempt, alphabet);
+        site.texts.assign(codes.begin(), codes.end());
+    });
+    Datum elements[4];
+    for (std::size_t i = 0; i < 4; ++i) elements[i] = PointerGetDatum(text_from_utf8(site.texts[i]));
+    PG_RETURN_ARRAYTYPE_P(construct_array(elements, 4, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+}  // extern "C"
