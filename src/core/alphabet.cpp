@@ -1,5 +1,7 @@
 #include "alphabet.hpp"
 
+#include <algorithm>
+
 #include "error.hpp"
 #include "utf8.hpp"
 
@@ -21,6 +23,19 @@ Alphabet::Alphabet(std::string_view utf8_text, std::string_view name, std::size_
     if (characters_.size() > UINT32_MAX)
         throw Error(ErrorKind::program_limit, name_ + " alphabet is too long");
     divisor_ = Divisor(static_cast<std::uint32_t>(characters_.size()));
+    if (std::all_of(characters_.begin(), characters_.end(), [](char32_t cp) { return cp < 0x80; }))
+        ascii_.assign(characters_.begin(), characters_.end());
+}
+
+void Alphabet::append_digits(std::string& out, const std::uint32_t* digits, std::size_t count,
+                             std::size_t rotation) const {
+    if (ascii_.empty()) {
+        for (std::size_t i = 0; i < count; ++i) append(out, digits[(i + rotation) % count]);
+        return;
+    }
+    char bytes[64];
+    for (std::size_t i = 0; i < count; ++i) bytes[i] = ascii_[digits[(i + rotation) % count]];
+    out.append(bytes, count);
 }
 
 void Alphabet::require_size(std::size_t size) const {

@@ -27,6 +27,10 @@ public:
 
     void append(std::string& out, std::size_t digit) const { utf8::append(out, characters_[digit]); }
 
+    // Appends the characters of digits[(i + rotation) % count] for i = 0..count-1; count <= 64.
+    void append_digits(std::string& out, const std::uint32_t* digits, std::size_t count,
+                       std::size_t rotation = 0) const;
+
     // The digit of each character of `text`, in order; nothing if one is not in the alphabet or not UTF-8.
     template <class Visit>
     bool for_each_digit(std::string_view text, Visit&& visit) const {
@@ -46,6 +50,7 @@ public:
 private:
     std::string name_;
     std::u32string characters_;
+    std::string ascii_;  // the characters as bytes when all are ASCII (the common case), else empty
     CodePointIndex index_;
     Divisor divisor_{2};
 };

@@ -21,12 +21,14 @@ std::size_t digits_of(std::uint64_t number, const Alphabet& alphabet, std::uint3
     return count;
 }
 
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
+// Hex digit values by byte, -1 for anything else: a table, because branching on random digits mispredicts.
+constexpr std::array<std::int8_t, 256> hex_values = [] {
+    std::array<std::int8_t, 256> values{};
+    values.fill(-1);
+    for (int i = 0; i < 10; ++i) values['0' + i] = static_cast<std::int8_t>(i);
+    for (int i = 0; i < 6; ++i) values['a' + i] = values['A' + i] = static_cast<std::int8_t>(10 + i);
+    return values;
+}();
 
 // Appends a value's digits, checking for overflow beyond `max`.
 bool accumulate(std::uint64_t& value, std::uint32_t digit, std::uint64_t base, std::uint64_t max) {
@@ -39,8 +41,7 @@ bool accumulate(std::uint64_t& value, std::uint32_t digit, std::uint64_t base, s
 
 void encode_number(std::uint64_t number, const Alphabet& alphabet, std::string& out) {
     std::uint32_t digits[64];
-    const std::size_t count = digits_of(number, alphabet, digits);
-    for (std::size_t i = 0; i < count; ++i) alphabet.append(out, digits[i]);
+    alphabet.append_digits(out, digits, digits_of(number, alphabet, digits));
 }
 
 std::optional<std::uint64_t> decode_number(std::string_view code, const Alphabet& alphabet, std::uint64_t max) {
@@ -58,8 +59,7 @@ void mixup(std::uint64_t number, const Alphabet& alphabet, std::string& out) {
     const std::size_t count = digits_of(number, alphabet, digits);
     std::uint64_t sum = 0;
     for (std::size_t i = 0; i < count; ++i) sum += alphabet.characters()[digits[i]];
-    const std::size_t shift = sum % count;
-    for (std::size_t i = 0; i < count; ++i) alphabet.append(out, digits[(i + shift) % count]);
+    alphabet.append_digits(out, digits, count, sum % count);
 }
 
 std::optional<std::uint64_t> unmixup(std::string_view code, const Alphabet& alphabet, std::uint64_t max) {
@@ -80,6 +80,8 @@ std::optional<std::uint64_t> unmixup(std::string_view code, const Alphabet& alph
 }
 
 void pack6(std::span<const std::uint8_t> bytes, const Alphabet& alphabet, std::string& out) {
+    std::uint32_t digits[64];
+    std::size_t count = 0;
     std::uint32_t buffer = 0;
     int bits = 0;
     for (const std::uint8_t byte : bytes) {
@@ -87,10 +89,15 @@ void pack6(std::span<const std::uint8_t> bytes, const Alphabet& alphabet, std::s
         bits += 8;
         while (bits >= 6) {
             bits -= 6;
-            alphabet.append(out, (buffer >> bits) & 63);
+            digits[count++] = (buffer >> bits) & 63;
+            if (count == std::size(digits)) {
+                alphabet.append_digits(out, digits, count);
+                count = 0;
+            }
         }
     }
-    if (bits > 0) alphabet.append(out, (buffer << (6 - bits)) & 63);
+    if (bits > 0) digits[count++] = (buffer << (6 - bits)) & 63;
+    alphabet.append_digits(out, digits, count);
 }
 
 bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uint8_t> bytes) {
@@ -113,13 +120,14 @@ bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uin
 
 bool parse_hex(std::string_view hex, std::span<std::uint8_t> bytes) {
     if (hex.size() != 2 * bytes.size()) return false;
+    int invalid = 0;  // checked once at the end, keeping the loop free of branches
     for (std::size_t i = 0; i < bytes.size(); ++i) {
-        const int high = hex_value(hex[2 * i]);
-        const int low = hex_value(hex[2 * i + 1]);
-        if (high < 0 || low < 0) return false;
+        const int high = hex_values[static_cast<unsigned char>(hex[2 * i])];
+        const int low = hex_values[static_cast<unsigned char>(hex[2 * i + 1])];
+        invalid |= high | low;
         bytes[i] = static_cast<std::uint8_t>(high << 4 | low);
     }
-    return true;
+    return invalid >= 0;
 }
 
 void append_hex(std::span<const std::uint8_t> bytes, std::string& out) {

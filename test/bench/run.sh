@@ -23,6 +23,13 @@ CREATE TEMP TABLE ids AS SELECT hashids_encode(i, '$SALT', 8) AS id FROM generat
 VACUUM (FREEZE, ANALYZE) ids;
 CREATE TEMP TABLE sqids AS SELECT sqids_encode(i) AS id FROM generate_series(1, $ROWS) i;
 VACUUM (FREEZE, ANALYZE) sqids;
+CREATE TEMP TABLE objectids AS
+    SELECT o, objectid_compress(o) AS c FROM (SELECT substr(md5(i::text) || md5(i::text), 1, 24) AS o
+                                             FROM generate_series(1, $ROWS) i) AS t;
+CREATE TEMP TABLE uuids AS SELECT u, uuid_compress(u) AS c FROM (SELECT gen_random_uuid() AS u
+                                                                 FROM generate_series(1, $ROWS) i) AS t;
+CREATE TEMP TABLE base62 AS SELECT base62_encode(i) AS c, base62_mixup(i) AS m FROM generate_series(1, $ROWS) i;
+VACUUM (FREEZE, ANALYZE) objectids, uuids, base62;
 SQL
 )
 
@@ -36,6 +43,14 @@ BENCH_ROWS=(
     "hashids_decode|floor|2.0|SELECT count(hashids_decode(id, '$SALT', 8)) FROM ids"
     "sqids_encode|floor|2.0|SELECT count(sqids_encode(i)) FROM generate_series(1, $ROWS) i"
     "sqids_decode|floor||SELECT count(sqids_decode(id)) FROM sqids"
+    "objectid_compress|floor|1.3|SELECT count(objectid_compress(o)) FROM objectids"
+    "objectid_decompress|floor|1.3|SELECT count(objectid_decompress(c)) FROM objectids"
+    "uuid_compress|floor|1.3|SELECT count(uuid_compress(u)) FROM uuids"
+    "uuid_decompress|floor|1.3|SELECT count(uuid_decompress(c)) FROM uuids"
+    "base62_encode|floor|1.3|SELECT count(base62_encode(i)) FROM generate_series(1, $ROWS) i"
+    "base62_decode|floor|1.3|SELECT count(base62_decode(c)) FROM base62"
+    "base62_mixup|floor|1.3|SELECT count(base62_mixup(i)) FROM generate_series(1, $ROWS) i"
+    "base62_unmixup|floor|1.3|SELECT count(base62_unmixup(m)) FROM base62"
 )
 
 if [ -n "${PGHOST:-}" ] && psql -Xqtc 'select 1' >/dev/null 2>&1; then
