@@ -23,14 +23,14 @@ DECLARE
     a text; s text; l int; n bigint; state text;
 BEGIN
     PERFORM setseed(0.42);
-    FOR i IN 1..4000 LOOP
+    FOR i IN 1..5000 LOOP
         a := alphabets[1 + floor(random() * array_length(alphabets, 1))::int];
         s := salts[1 + floor(random() * array_length(salts, 1))::int];
         l := lengths[1 + floor(random() * array_length(lengths, 1))::int];
         n := numbers[1 + floor(random() * array_length(numbers, 1))::int];
         state := '00000';
         BEGIN
-            CASE i % 10
+            CASE i % 14
                 WHEN 0 THEN PERFORM hashids_encode(n, s, l, a);
                 WHEN 1 THEN PERFORM hashids_encode(ARRAY[n, n, 7, NULL], s, l, a);
                 WHEN 2 THEN PERFORM hashids_encode(ARRAY[[n], [n]], s, l, a);
@@ -40,7 +40,13 @@ BEGIN
                 WHEN 6 THEN PERFORM hashids_decode_hex(ids[1 + floor(random() * array_length(ids, 1))::int], s, l, a);
                 WHEN 7 THEN PERFORM sqids_encode(ARRAY[n, n, 3], a, l, CASE WHEN i % 3 = 0 THEN NULL ELSE ARRAY[s, ids[1 + i % 9], NULL] END);
                 WHEN 8 THEN PERFORM sqids_encode(abs(n % 100000), left(a, 60), l % 300, string_to_array(s, ' '));
-                ELSE PERFORM sqids_decode(ids[1 + floor(random() * array_length(ids, 1))::int], a, l, ARRAY[s], i % 2 = 0);
+                WHEN 9 THEN PERFORM sqids_decode(ids[1 + floor(random() * array_length(ids, 1))::int], a, l, ARRAY[s], i % 2 = 0);
+                WHEN 10 THEN PERFORM objectid_decompress(ids[1 + i % 11], a), uuid_decompress(ids[1 + i % 11], a),
+                                     objectid_compress(left(md5(s), 24 + i % 3), a);
+                WHEN 11 THEN PERFORM base62_encode(n, a), base62_mixup(n, a), base62_decode(ids[1 + i % 11], a),
+                                     base62_unmixup(ids[1 + i % 11], a);
+                WHEN 12 THEN PERFORM shortcode_candidates(s, l % 12, l % 5, a), alphabet_shuffle(a, s);
+                ELSE PERFORM objectid_timestamp(ids[1 + i % 11]);
             END CASE;
         EXCEPTION WHEN OTHERS THEN
             state := SQLSTATE;
