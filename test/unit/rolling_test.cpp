@@ -1,0 +1,105 @@
+// Rabin-Karp hashes, search and winnowing. Expected hashes and fingerprints were computed independently with
+// Python's big integers from the definitions; searches are checked against a naive scan.
+#include "core/rolling.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace idcodec::cdc {
+namespace {
+
+std::span<const std::uint8_t> bytes(std::string_view text) {
+    return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
+}
+
+TEST(RabinKarp, WindowHashes) {
+    const std::string_view data = "The quick brown fox jumps over the lazy dog";
+    const auto hash = make_rabin_karp_hash(5);
+    EXPECT_EQ(hash->start(bytes(data.substr(0, 5))), 1109810091965738337u);
+    EXPECT_EQ(hash->roll(data[0], data[5]), 245121143693423449u);
+    EXPECT_EQ(hash->roll(data[1], data[6]), 164389988384185081u);
+    EXPECT_EQ(hash->roll(data[2], data[7]), 492199634011108565u);
+    EXPECT_EQ(make_rabin_karp_hash(8)->start(bytes("\xff\xff\xff\xff\xff\xff\xff\xff")), 869353095880214558u);
+}
+
+TEST(MovingSum, SumOfTheWindow) {
+    const auto hash = make_moving_sum_hash(3);
+    EXPECT_EQ(hash->start(bytes("abc")), 97u + 98 + 99);
+    EXPECT_EQ(hash->roll('a', 'd'), 98u + 99 + 100);
+}
+
+std::vector<Match> find_all(std::string_view haystack, std::vector<std::string_view> needles, std::size_t batch) {
+    std::vector<std::span<const std::uint8_t>> spans;
+    for (const auto needle : needles) spans.push_back(bytes(needle));
+    std::vector<Match> matches;
+    for (std::size_t from = 0; from <= haystack.size();)
+        from = rabin_karp_find(bytes(haystack), spans, from, batch, matches);
+    return matches;
+}
+
+std::vector<Match> naive(std::string_view haystack, std::vector<std::string_view> needles) {
+    std::vector<Match> matches;
+    for (std::size_t offset = 0; offset <= haystack.size(); ++offset)
+        for (std::size_t i = 0; i < needles.size(); ++i)
+            if (haystack.substr(offset).starts_with(needles[i])) matches.push_back({offset, i});
+    return matches;
+}
+
+TEST(RabinKarpFind, OverlappingAndEmpty) {
+    EXPECT_EQ(find_all("aaaa", {"aa"}, 100), (std::vector<Match>{{0, 0}, {1, 0}, {2, 0}}));
+    EXPECT_EQ(find_all("abc", {""}, 100), (std::vector<Match>{{0, 0}, {1, 0}, {2, 0}, {3, 0}}));
+    EXPECT_EQ(find_all("abc", {"abcd"}, 100), std::vector<Match>{});
+    EXPECT_EQ(find_all("abab", {"b", "ab", "a"}, 100),
+              (std::vector<Match>{{0, 1}, {0, 2}, {1, 0}, {2, 1}, {2, 2}, {3, 0}}));
+}
+
+TEST(RabinKarpFind, AgreesWithANaiveScanInAnyBatchSize) {
+    std::mt19937 random(11);
+    for (int round = 0; round < 300; ++round) {
+        std::string haystack;
+        const std::size_t length = random() % 200;
+        for (std::size_t i = 0; i < length; ++i) haystack.push_back("ab\xc3\xa4"[random() % 4]);
+        std::vector<std::string> storage;
+        for (int n = 0; n < 1 + static_cast<int>(random() % 4); ++n) {
+            const std::size_t start = haystack.empty() ? 0 : random() % haystack.size();
+            storage.push_back(haystack.substr(start, random() % 5));
+        }
+        const std::vector<std::string_view> needles(storage.begin(), storage.end());
+        const auto expected = naive(haystack, needles);
+        EXPECT_EQ(find_all(haystack, needles, 1 + random() % 7), expected);
+        EXPECT_EQ(find_all(haystack, needles, 1000), expected);
+    }
+}
+
+std::vector<std::uint64_t> winnowed(std::u32string_view text, std::size_t k, std::size_t w) {
+    return winnow(std::span<const char32_t>(text.data(), text.size()), k, w);
+}
+
+TEST(Winnow, SchleimerWilkersonAiken) {
+    EXPECT_EQ(winnowed(U"adorunrunrunadorunrun", 5, 4),
+              (std::vector<std::uint64_t>{35286473404575980u, 35286473404575980u, 35286473119356440u,
+                                          569807189322892311u, 35286473404575980u}));
+    EXPECT_EQ(winnowed(U"日本語のテキスト日本語のテキスト", 3, 3),
+              (std::vector<std::uint64_t>{425098919968891346u, 517145811483078711u, 765529057639044290u,
+                                          1184051614706647422u, 1201785389945015545u, 425098919968891346u,
+                                          517145811483078711u, 765529057639044290u, 1184051614706647422u}));
+    EXPECT_EQ(winnowed(U"ab", 3, 2), std::vector<std::uint64_t>{});
+    EXPECT_EQ(winnowed(U"abcd", 2, 10), std::vector<std::uint64_t>{1627429141u});  // fewer grams than w
+}
+
+TEST(MovingSumChunker, CutsWhereTheWindowSumIsAMultiple) {
+    // 4-byte window, modulus 16: the first window of four 4s sums to 16.
+    const std::vector<std::uint8_t> data = {1, 1, 1, 1, 4, 4, 4, 4, 9, 9, 9, 9, 9, 9};
+    const auto chunker = make_moving_sum_chunker({4, 16, 100, 0, 4});
+    EXPECT_EQ(chunker->cut(data, true).length, 8u);
+    const auto capped = make_moving_sum_chunker({4, 16, 6, 0, 4});
+    EXPECT_EQ(capped->cut(data, true).length, 6u);
+    EXPECT_EQ(chunker->cut(std::span(data).first(3), true).length, 3u);
+}
+
+}  // namespace
+}  // namespace idcodec::cdc
