@@ -1,0 +1,63 @@
+#include "cdc.hpp"
+
+#include <string>
+
+#include "buzhash.hpp"
+#include "error.hpp"
+#include "fastcdc.hpp"
+#include "rabin.hpp"
+#include "rolling.hpp"
+
+namespace idcodec::cdc {
+
+namespace {
+
+[[noreturn]] void unknown(std::string_view kind, std::string_view algorithm, std::string_view known) {
+    throw Error(ErrorKind::invalid_parameter,
+                std::string(kind) + " algorithm must be one of " + std::string(known) + " (got \"" +
+                    std::string(algorithm.substr(0, 64)) + "\")");
+}
+
+}  // namespace
+
+std::unique_ptr<Chunker> make_chunker(std::string_view algorithm, const ChunkerSettings& settings) {
+    if (settings.min_size > settings.avg_size || settings.avg_size > settings.max_size)
+        throw Error(ErrorKind::invalid_parameter, "cdc_chunks sizes must satisfy min_size <= avg_size <= max_size (got " +
+                                                      std::to_string(settings.min_size) + ", " +
+                                                      std::to_string(settings.avg_size) + ", " +
+                                                      std::to_string(settings.max_size) + ")");
+    if (settings.max_size > max_chunk_size)
+        throw Error(ErrorKind::invalid_parameter, "cdc_chunks max_size must be at most " +
+                                                      std::to_string(max_chunk_size) + " (got " +
+                                                      std::to_string(settings.max_size) + ")");
+    if (settings.window_size > max_window_size)
+        throw Error(ErrorKind::invalid_parameter, "cdc_chunks window_size must be at most " +
+                                                      std::to_string(max_window_size) + " (got " +
+                                                      std::to_string(settings.window_size) + ")");
+    if (algorithm == "fastcdc" || algorithm == "fastcdc2016" || algorithm == "ronomon")
+        return make_fastcdc(algorithm, settings);
+    if (algorithm == "rabin") return make_rabin_chunker(settings);
+    if (algorithm == "buzhash") return make_buzhash_chunker(settings);
+    if (algorithm == "moving_sum") return make_moving_sum_chunker(settings);
+    unknown("cdc_chunks", algorithm, "fastcdc, fastcdc2016, ronomon, rabin, buzhash, moving_sum");
+}
+
+std::unique_ptr<RollingHash> make_rolling_hash(std::string_view algorithm, std::size_t window, std::uint64_t seed) {
+    if (window < 1 || window > max_window_size)
+        throw Error(ErrorKind::invalid_parameter, "rolling_hash window_size must be between 1 and " +
+                                                      std::to_string(max_window_size) + " (got " +
+                                                      std::to_string(window) + ")");
+    const auto seedless = [&](std::string_view name) {
+        if (seed != 0)
+            throw Error(ErrorKind::invalid_parameter, "rolling_hash " + std::string(name) + " takes no seed (got " +
+                                                          std::to_string(static_cast<std::int64_t>(seed)) + ")");
+    };
+    if (algorithm == "rabin_karp") return seedless(algorithm), make_rabin_karp_hash(window);
+    if (algorithm == "rabin") return make_rabin_hash(window, seed);
+    if (algorithm == "buzhash") return make_buzhash_hash(window, seed);
+    if (algorithm == "gear") return seedless(algorithm), make_gear_hash(window);
+    if (algorithm == "moving_sum") return seedless(algorithm), make_moving_sum_hash(window);
+    unknown("rolling_hash", algorithm, "rabin_karp, rabin, buzhash, gear, moving_sum");
+}
+
+}  // namespace idcodec::cdc

@@ -1,0 +1,119 @@
+// Core FastCDC throughput over 64 MiB of pseudo-random bytes (DESIGN.md: v2020 >= 2 GB/s on one core).
+//
+//   g++ -std=c++20 -O2 -Isrc -o build/fastcdc_bench test/bench/fastcdc_bench.cpp src/core/fastcdc.cpp \
+//       -lbenchmark -lpthread && build/fastcdc_bench
+//
+// bytes_per_second counts every input byte, skipped ones (below min_size) included, as fastcdc-rs's benchmarks do.
+// "ReferenceLoop" is the reference's two-bytes-per-step v2020 loop written plainly, for comparison.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/fastcdc.hpp"
+
+namespace {
+
+using namespace idcodec::cdc;
+
+const std::vector<std::uint8_t>& input() {
+    static const std::vector<std::uint8_t> data = [] {
+        std::vector<std::uint8_t> bytes(std::size_t{64} << 20);
+        std::uint64_t state = 0x9E3779B97F4A7C15;  // SplitMix64
+        for (std::size_t i = 0; i < bytes.size(); i += 8) {
+            std::uint64_t z = (state += 0x9E3779B97F4A7C15);
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
+            z ^= z >> 31;
+            for (std::size_t j = 0; j < 8; ++j) bytes[i + j] = static_cast<std::uint8_t>(z >> (8 * j));
+        }
+        return bytes;
+    }();
+    return data;
+}
+
+void run(benchmark::State& state, const Chunker& chunker) {
+    const std::span<const std::uint8_t> data(input());
+    std::size_t chunks = 0;
+    for (auto _ : state) {
+        chunks = 0;
+        std::uint64_t hashes = 0;
+        for (std::size_t offset = 0; offset < data.size(); ++chunks) {
+            const Cut cut = chunker.cut(data.subspan(offset), true);
+            offset += cut.length;
+            hashes ^= cut.hash;
+        }
+        benchmark::DoNotOptimize(hashes);
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * data.size()));
+    state.counters["chunks"] = static_cast<double>(chunks);
+}
+
+void BM_Chunker(benchmark::State& state, const char* algorithm) {
+    const ChunkerSettings settings{static_cast<std::size_t>(state.range(0)), static_cast<std::size_t>(state.range(1)),
+                                   static_cast<std::size_t>(state.range(2)), 0, 0};
+    run(state, *make_fastcdc(algorithm, settings));
+}
+
+// fastcdc-rs's v2020 cut loop as written there (two bytes per step, left-shifted table), for comparison.
+class ReferenceLoop final : public Chunker {
+public:
+    ReferenceLoop(std::size_t min, std::size_t avg, std::size_t max) : min_(min), avg_(avg), max_(max) {
+        const auto masks = fastcdc_masks();
+        const unsigned bits = rounded_log2(avg);
+        mask_s_ = masks[bits + 1];
+        mask_l_ = masks[bits - 1];
+        for (std::size_t i = 0; i < 256; ++i) shifted_[i] = gear_table()[i] << 1;
+    }
+    Cut cut(std::span<const std::uint8_t> source, bool) const override {
+        const auto gear = gear_table();
+        std::size_t remaining = source.size();
+        if (remaining <= min_) return {remaining, 0};
+        std::size_t center = avg_;
+        if (remaining > max_)
+            remaining = max_;
+        else if (remaining < center)
+            center = remaining;
+        std::size_t index = min_ / 2;
+        std::uint64_t hash = 0;
+        for (; index < center / 2; ++index) {
+            const std::size_t a = index * 2;
+            hash = (hash << 2) + shifted_[source[a]];
+            if ((hash & (mask_s_ << 1)) == 0) return {a, hash};
+            hash += gear[source[a + 1]];
+            if ((hash & mask_s_) == 0) return {a + 1, hash};
+        }
+        for (; index < remaining / 2; ++index) {
+            const std::size_t a = index * 2;
+            hash = (hash << 2) + shifted_[source[a]];
+            if ((hash & (mask_l_ << 1)) == 0) return {a, hash};
+            hash += gear[source[a + 1]];
+            if ((hash & mask_l_) == 0) return {a + 1, hash};
+        }
+        return {remaining, hash};
+    }
+    std::size_t lookahead() const noexcept override { return max_; }
+
+private:
+    std::size_t min_, avg_, max_;
+    std::uint64_t mask_s_, mask_l_;
+    std::uint64_t shifted_[256];
+};
+
+void BM_ReferenceLoop(benchmark::State& state) {
+    run(state, ReferenceLoop(static_cast<std::size_t>(state.range(0)), static_cast<std::size_t>(state.range(1)),
+                             static_cast<std::size_t>(state.range(2))));
+}
+
+// cdc_chunks' defaults first, then fastcdc-rs's usual benchmark sizes.
+#define FASTCDC_SIZES Args({4096, 16384, 65536})->Args({16384, 65536, 262144})->Args({2048, 8192, 32768})
+
+BENCHMARK_CAPTURE(BM_Chunker, fastcdc, "fastcdc")->FASTCDC_SIZES->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReferenceLoop)->FASTCDC_SIZES->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Chunker, fastcdc2016, "fastcdc2016")->Args({4096, 16384, 65536})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Chunker, ronomon, "ronomon")->Args({4096, 16384, 65536})->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,386 @@
+// The FastCDC family against fastcdc-rs 4.0.1: every fastcdc-* block of chunking.txt, facts from the reference's
+// own tests, straightforward transcriptions of its loops on many random inputs (the library scans in parallel
+// lanes), the streaming contract, the Gear rolling hash and the settings checks.
+#include "core/fastcdc.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "jsonl.hpp"
+
+namespace idcodec::cdc {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+struct Chunk {
+    std::size_t offset;
+    std::size_t length;
+    std::uint64_t hash;
+    bool operator==(const Chunk&) const = default;
+};
+
+std::ostream& operator<<(std::ostream& out, const Chunk& chunk) {
+    return out << "{" << chunk.offset << ", " << chunk.length << ", " << chunk.hash << "}";
+}
+
+ChunkerSettings sizes(std::size_t min, std::size_t avg, std::size_t max) { return {min, avg, max, 0, 0}; }
+
+Bytes read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+const Bytes& sekien() {
+    static const Bytes data = read_file(test::vectors_dir() + "/../data/SekienAkashita.jpg");
+    return data;
+}
+
+Bytes random_bytes(std::size_t size, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    Bytes data(size);
+    for (auto& byte : data) byte = static_cast<std::uint8_t>(rng() >> 56);
+    return data;
+}
+
+// Whole buffer: each cut sees every byte that is left.
+std::vector<Chunk> chunk_all(const Chunker& chunker, std::span<const std::uint8_t> data) {
+    std::vector<Chunk> chunks;
+    for (std::size_t offset = 0; offset < data.size();) {
+        const Cut cut = chunker.cut(data.subspan(offset), true);
+        if (cut.length == 0) throw std::runtime_error("empty chunk");
+        chunks.push_back({offset, cut.length, cut.hash});
+        offset += cut.length;
+    }
+    return chunks;
+}
+
+// Streaming: each cut sees only lookahead() bytes, or the rest with `final`.
+std::vector<Chunk> chunk_streaming(const Chunker& chunker, std::span<const std::uint8_t> data) {
+    std::vector<Chunk> chunks;
+    for (std::size_t offset = 0; offset < data.size();) {
+        const std::size_t left = data.size() - offset;
+        const bool final = left <= chunker.lookahead();
+        const Cut cut = chunker.cut(data.subspan(offset, final ? left : chunker.lookahead()), final);
+        if (cut.length == 0) throw std::runtime_error("empty chunk");
+        chunks.push_back({offset, cut.length, cut.hash});
+        offset += cut.length;
+    }
+    return chunks;
+}
+
+// ---- chunking.txt ----
+
+struct Block {
+    std::string algorithm;  // fastcdc-v2020, fastcdc-v2016, fastcdc-ronomon
+    ChunkerSettings settings;
+    std::vector<Chunk> chunks;
+};
+
+std::vector<Block> fastcdc_blocks() {
+    std::ifstream in(test::vectors_dir() + "/chunking.txt");
+    if (!in) throw std::runtime_error("cannot read chunking.txt");
+    std::vector<Block> blocks;
+    bool inside = false;
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream fields(line);
+        if (line.starts_with("# ")) {
+            std::string hash_mark, name;
+            fields >> hash_mark >> name;
+            inside = name == "fastcdc-v2020" || name == "fastcdc-v2016" || name == "fastcdc-ronomon";
+            if (inside) {
+                Block block{name, {}, {}};
+                fields >> block.settings.min_size >> block.settings.avg_size >> block.settings.max_size;
+                if (!fields) throw std::runtime_error("bad block header: " + line);
+                blocks.push_back(block);
+            }
+        } else if (inside && !line.empty()) {
+            Chunk chunk{};
+            fields >> chunk.offset >> chunk.length >> chunk.hash;
+            if (!fields) throw std::runtime_error("bad chunk line: " + line);
+            blocks.back().chunks.push_back(chunk);
+        }
+    }
+    return blocks;
+}
+
+std::string_view chunker_name(std::string_view block_algorithm) {
+    if (block_algorithm == "fastcdc-v2020") return "fastcdc";
+    if (block_algorithm == "fastcdc-v2016") return "fastcdc2016";
+    if (block_algorithm == "fastcdc-ronomon") return "ronomon";
+    throw std::runtime_error("unknown block " + std::string(block_algorithm));
+}
+
+TEST(FastCdcVectors, EveryChunkOfChunkingTxt) {
+    const auto blocks = fastcdc_blocks();
+    ASSERT_EQ(blocks.size(), 15u);  // five settings for each of v2020, v2016 and ronomon
+    std::size_t matched = 0, total = 0;
+    for (const Block& block : blocks) {
+        SCOPED_TRACE(block.algorithm + " " + std::to_string(block.settings.min_size) + " " +
+                     std::to_string(block.settings.avg_size) + " " + std::to_string(block.settings.max_size));
+        const auto chunker = make_fastcdc(chunker_name(block.algorithm), block.settings);
+        const auto chunks = chunk_all(*chunker, sekien());
+        EXPECT_EQ(chunks, block.chunks);
+        total += block.chunks.size();
+        for (std::size_t i = 0; i < std::min(chunks.size(), block.chunks.size()); ++i)
+            matched += chunks[i] == block.chunks[i];
+        // The same chunks when fed lookahead() bytes at a time.
+        EXPECT_EQ(chunk_streaming(*chunker, sekien()), block.chunks);
+    }
+    EXPECT_EQ(matched, total);
+    std::cout << "[          ] " << matched << " of " << total << " chunking.txt FastCDC chunks matched\n";
+}
+
+// ---- facts from fastcdc-rs's own tests ----
+
+TEST(FastCdcFacts, RoundedLog2) {
+    EXPECT_EQ(rounded_log2(1), 0u);
+    EXPECT_EQ(rounded_log2(3), 2u);
+    EXPECT_EQ(rounded_log2(5), 2u);
+    EXPECT_EQ(rounded_log2(6), 3u);
+    EXPECT_EQ(rounded_log2(1024), 10u);
+    EXPECT_EQ(rounded_log2(1100), 10u);
+    EXPECT_EQ(rounded_log2(1500), 11u);
+    EXPECT_EQ(rounded_log2(12288), 14u);
+    EXPECT_EQ(rounded_log2(16385), 14u);
+    EXPECT_EQ(rounded_log2(24576), 15u);
+    EXPECT_EQ(rounded_log2(65535), 16u);
+    EXPECT_EQ(rounded_log2(4'194'305), 22u);
+}
+
+TEST(FastCdcFacts, AllZerosGiveMaximumChunks) {
+    const Bytes zeros(10240, 0);
+    for (const char* name : {"fastcdc", "fastcdc2016"}) {
+        const auto chunks = chunk_all(*make_fastcdc(name, sizes(64, 256, 1024)), zeros);
+        ASSERT_EQ(chunks.size(), 10u) << name;
+        for (const Chunk& chunk : chunks) {
+            EXPECT_EQ(chunk.length, 1024u) << name;
+            EXPECT_EQ(chunk.hash, 14169102344523991076u) << name;
+        }
+    }
+    const auto chunks = chunk_all(*make_fastcdc("ronomon", sizes(64, 256, 1024)), zeros);
+    ASSERT_EQ(chunks.size(), 10u);
+    for (const Chunk& chunk : chunks) {
+        EXPECT_EQ(chunk.length, 1024u);
+        EXPECT_EQ(chunk.hash, 3106636015u);
+    }
+}
+
+TEST(FastCdcFacts, V2020ReportsTheShiftedHashAtEvenCuts) {
+    // v2016 and v2020 find the same cuts here; at the even length 17140 v2020's state is v2016's shifted left.
+    const auto v2016 = chunk_all(*make_fastcdc("fastcdc2016", sizes(4096, 16384, 65535)), sekien());
+    const auto v2020 = chunk_all(*make_fastcdc("fastcdc", sizes(4096, 16384, 65535)), sekien());
+    ASSERT_EQ(v2016.size(), 5u);
+    ASSERT_EQ(v2020.size(), 5u);
+    EXPECT_EQ(v2016[1].length, 17140u);
+    EXPECT_EQ(v2016[1].hash, 4098594969649699419u);
+    EXPECT_EQ(v2020[1].hash, 4098594969649699419u << 1);
+}
+
+TEST(FastCdcFacts, ShortAndEmptyInput) {
+    for (const char* name : {"fastcdc", "fastcdc2016", "ronomon"}) {
+        const auto chunker = make_fastcdc(name, sizes(4096, 16384, 65536));
+        EXPECT_EQ(chunker->lookahead(), 65536u);
+        const Bytes small = random_bytes(4096, 1);
+        const Cut whole = chunker->cut(small, true);
+        EXPECT_EQ(whole.length, 4096u) << name;
+        EXPECT_EQ(whole.hash, 0u) << name;
+        EXPECT_EQ(chunker->cut({}, true).length, 0u) << name;
+    }
+}
+
+// ---- transcriptions of the reference loops, byte by byte ----
+
+Cut naive_v2020(std::span<const std::uint8_t> source, std::size_t min, std::size_t avg, std::size_t max) {
+    const auto gear = gear_table();
+    const auto masks = fastcdc_masks();
+    const unsigned bits = rounded_log2(avg);
+    const std::uint64_t mask_s = masks[bits + 1], mask_l = masks[bits - 1];
+    std::size_t remaining = source.size();
+    if (remaining <= min) return {remaining, 0};
+    std::size_t center = avg;
+    if (remaining > max)
+        remaining = max;
+    else if (remaining < center)
+        center = remaining;
+    std::uint64_t hash = 0;
+    for (std::size_t pair = min / 2; pair < remaining / 2; ++pair) {
+        const std::size_t a = pair * 2;
+        const std::uint64_t mask = pair < center / 2 ? mask_s : mask_l;
+        hash = (hash << 2) + (gear[source[a]] << 1);  // GEAR_LS
+        if ((hash & (mask << 1)) == 0) return {a, hash};
+        hash += gear[source[a + 1]];
+        if ((hash & mask) == 0) return {a + 1, hash};
+    }
+    return {remaining, hash};
+}
+
+Cut naive_v2016(std::span<const std::uint8_t> source, std::size_t min, std::size_t avg, std::size_t max) {
+    const auto gear = gear_table();
+    const auto masks = fastcdc_masks();
+    const unsigned bits = rounded_log2(avg);
+    std::size_t remaining = source.size();
+    if (remaining <= min) return {remaining, 0};
+    std::size_t center = avg;
+    if (remaining > max)
+        remaining = max;
+    else if (remaining < center)
+        center = remaining;
+    std::uint64_t hash = 0;
+    std::size_t index = min;
+    for (; index < remaining; ++index) {
+        hash = (hash << 1) + gear[source[index]];
+        if ((hash & masks[index < center ? bits + 1 : bits - 1]) == 0) return {index, hash};
+    }
+    return {index, hash};
+}
+
+using Oracle = Cut (*)(std::span<const std::uint8_t>, std::size_t, std::size_t, std::size_t);
+
+std::vector<Chunk> chunk_naive(Oracle oracle, std::span<const std::uint8_t> data, const ChunkerSettings& s) {
+    std::vector<Chunk> chunks;
+    for (std::size_t offset = 0; offset < data.size();) {
+        const Cut cut = oracle(data.subspan(offset), s.min_size, s.avg_size, s.max_size);
+        chunks.push_back({offset, cut.length, cut.hash});
+        offset += cut.length;
+    }
+    return chunks;
+}
+
+// Inputs that give cuts at every position of the scan lanes, no cuts at all, and periodic hashes.
+std::vector<Bytes> test_inputs() {
+    std::vector<Bytes> inputs;
+    inputs.push_back(random_bytes(3 << 20, 42));
+    Bytes runs = random_bytes(1 << 20, 7);
+    for (std::size_t i = 0; i < runs.size(); i += 40'000) std::fill_n(runs.begin() + i, std::min<std::size_t>(20'000, runs.size() - i), 0);
+    inputs.push_back(runs);
+    Bytes periodic(1 << 19);
+    for (std::size_t i = 0; i < periodic.size(); ++i) periodic[i] = static_cast<std::uint8_t>((i * 7919) % 251 ^ (i / 3000));
+    inputs.push_back(periodic);
+    return inputs;
+}
+
+const std::vector<ChunkerSettings>& test_settings() {
+    static const std::vector<ChunkerSettings> settings = {
+        sizes(64, 256, 1024),       sizes(64, 256, 65536),      sizes(65, 300, 4097),
+        sizes(127, 1500, 70001),    sizes(64, 4096, 1 << 20),   sizes(1001, 8191, 100'003),
+        sizes(4096, 16384, 65536),  sizes(2048, 2048, 2048),    sizes(8192, 16384, 32768),
+        sizes(1024, 1024, 1 << 20), sizes(16383, 65535, 262147),
+    };
+    return settings;
+}
+
+TEST(FastCdcDifferential, V2020MatchesTheReferenceLoop) {
+    for (const Bytes& input : test_inputs())
+        for (const ChunkerSettings& s : test_settings()) {
+            SCOPED_TRACE(std::to_string(s.min_size) + " " + std::to_string(s.avg_size) + " " + std::to_string(s.max_size));
+            const FastCdc2020 chunker(s);
+            const auto expected = chunk_naive(naive_v2020, input, s);
+            EXPECT_EQ(chunk_all(chunker, input), expected);
+            EXPECT_EQ(chunk_streaming(chunker, input), expected);
+        }
+}
+
+TEST(FastCdcDifferential, V2016MatchesTheReferenceLoop) {
+    for (const Bytes& input : test_inputs())
+        for (const ChunkerSettings& s : test_settings()) {
+            SCOPED_TRACE(std::to_string(s.min_size) + " " + std::to_string(s.avg_size) + " " + std::to_string(s.max_size));
+            const FastCdc2016 chunker(s);
+            const auto expected = chunk_naive(naive_v2016, input, s);
+            EXPECT_EQ(chunk_all(chunker, input), expected);
+            EXPECT_EQ(chunk_streaming(chunker, input), expected);
+        }
+}
+
+TEST(FastCdcStreaming, RonomonLookaheadIsEnough) {
+    for (const Bytes& input : test_inputs())
+        for (const ChunkerSettings& s : test_settings()) {
+            const RonomonCdc chunker(s);
+            EXPECT_EQ(chunk_streaming(chunker, input), chunk_all(chunker, input));
+        }
+}
+
+// ---- Gear rolling hash ----
+
+std::uint64_t fresh_gear(std::span<const std::uint8_t> window) {
+    std::uint64_t hash = 0;
+    for (const std::uint8_t byte : window) hash = (hash << 1) + gear_table()[byte];
+    return hash;
+}
+
+TEST(GearHash, EqualsAFreshComputationOverTheWindow) {
+    const Bytes data = random_bytes(2000, 3);
+    for (const std::size_t window : {1, 2, 7, 63, 64, 65, 100, 1000}) {
+        SCOPED_TRACE(window);
+        const auto hash = make_gear_hash(window);
+        const std::span<const std::uint8_t> bytes(data);
+        EXPECT_EQ(hash->start(bytes.first(window)), fresh_gear(bytes.first(window)));
+        for (std::size_t pos = 1; pos + window <= data.size(); ++pos)
+            ASSERT_EQ(hash->roll(data[pos - 1], data[pos + window - 1]), fresh_gear(bytes.subspan(pos, window)))
+                << "at " << pos;
+    }
+}
+
+TEST(GearHash, TableAndKnownValues) {
+    EXPECT_EQ(gear_table()[0], 0x3b5d3c7d207e37dcu);
+    EXPECT_EQ(gear_table()[255], 0xaabd2b2a451504e1u);
+    const auto hash = make_gear_hash(3);
+    const std::uint8_t abc[] = {'a', 'b', 'c'};
+    EXPECT_EQ(hash->start(abc), (gear_table()['a'] << 2) + (gear_table()['b'] << 1) + gear_table()['c']);
+    EXPECT_EQ(hash->roll('a', 'd'), (gear_table()['b'] << 2) + (gear_table()['c'] << 1) + gear_table()['d']);
+}
+
+// ---- settings ----
+
+void expect_invalid(std::string_view algorithm, const ChunkerSettings& settings, const std::string& message) {
+    try {
+        make_fastcdc(algorithm, settings);
+        ADD_FAILURE() << "accepted " << algorithm << " settings; wanted: " << message;
+    } catch (const Error& error) {
+        EXPECT_EQ(error.kind(), ErrorKind::invalid_parameter);
+        EXPECT_EQ(error.what(), message);
+    }
+}
+
+TEST(FastCdcSettings, ReferenceBounds) {
+    expect_invalid("fastcdc", sizes(63, 256, 1024), "fastcdc min_size must be between 64 and 1048576 (got 63)");
+    expect_invalid("fastcdc", sizes(1'048'577, 4'194'304, 16'777'216),
+                   "fastcdc min_size must be between 64 and 1048576 (got 1048577)");
+    expect_invalid("fastcdc", sizes(64, 255, 1024), "fastcdc avg_size must be between 256 and 4194304 (got 255)");
+    expect_invalid("fastcdc", sizes(64, 4'194'305, 16'777'216),
+                   "fastcdc avg_size must be between 256 and 4194304 (got 4194305)");
+    expect_invalid("fastcdc", sizes(64, 256, 1023), "fastcdc max_size must be between 1024 and 16777216 (got 1023)");
+    expect_invalid("fastcdc2016", sizes(64, 256, 16'777'217),
+                   "fastcdc2016 max_size must be between 1024 and 16777216 (got 16777217)");
+    expect_invalid("ronomon", sizes(63, 256, 1024), "ronomon min_size must be between 64 and 67108864 (got 63)");
+    expect_invalid("ronomon", sizes(64, 256, 1'073'741'825),
+                   "ronomon max_size must be between 1024 and 1073741824 (got 1073741825)");
+    // Accepted at the edges.
+    EXPECT_NO_THROW(make_fastcdc("fastcdc", sizes(64, 256, 1024)));
+    EXPECT_NO_THROW(make_fastcdc("fastcdc", sizes(1'048'576, 4'194'304, 16'777'216)));
+    EXPECT_NO_THROW(make_fastcdc("ronomon", sizes(64, 268'435'456, 1'073'741'824)));
+}
+
+TEST(FastCdcSettings, OrderWindowSeedAndName) {
+    expect_invalid("fastcdc", sizes(8192, 4096, 65536), "fastcdc min_size must not exceed avg_size (got 8192 > 4096)");
+    expect_invalid("ronomon", sizes(4096, 65536, 16384), "ronomon avg_size must not exceed max_size (got 65536 > 16384)");
+    expect_invalid("fastcdc", {4096, 16384, 65536, 0, 48},
+                   "fastcdc window_size must be NULL or 64, its fixed Gear window (got 48)");
+    expect_invalid("fastcdc2016", {4096, 16384, 65536, 7, 0}, "fastcdc2016 seed must be 0 (got 7)");
+    expect_invalid("FastCDC", sizes(4096, 16384, 65536),
+                   "FastCDC algorithm must be fastcdc, fastcdc2016 or ronomon (got \"FastCDC\")");
+    EXPECT_NO_THROW(make_fastcdc("fastcdc", {4096, 16384, 65536, 0, 64}));
+    EXPECT_THROW(make_gear_hash(0), Error);
+    EXPECT_THROW(make_gear_hash(4)->start(random_bytes(3, 1)), Error);
+}
+
+}  // namespace
+}  // namespace idcodec::cdc

@@ -1,0 +1,450 @@
+#include "core/buzhash.hpp"
+#include "core/rabin.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "jsonl.hpp"
+
+namespace idcodec::cdc {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+Bytes read_bytes(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw std::runtime_error("cannot open " + path);
+    return Bytes(std::istreambuf_iterator<char>(file), {});
+}
+
+const Bytes& sekien() {
+    static const Bytes data = read_bytes(test::vectors_dir() + "/../data/SekienAkashita.jpg");
+    return data;
+}
+
+// Deterministic test data: xorshift64* bytes, optionally with long runs so max_size cuts happen too.
+Bytes pseudo_random(std::size_t size, std::uint64_t state, bool with_runs = false) {
+    Bytes data(size);
+    for (std::size_t i = 0; i < size; ++i) {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        data[i] = static_cast<std::uint8_t>((state * 0x2545F4914F6CDD1D) >> 56);
+    }
+    if (with_runs)
+        for (std::size_t i = size / 3; i < size / 3 + size / 4 && i < size; ++i) data[i] = 0x55;
+    return data;
+}
+
+struct Row {
+    std::size_t start;
+    std::size_t length;
+    std::optional<std::uint64_t> hash;
+    bool operator==(const Row&) const = default;
+};
+
+struct Block {
+    std::string algorithm;
+    std::vector<std::uint64_t> params;
+    std::vector<Row> rows;
+};
+
+// '# buzhash seed=S offset=O window=W -> V' or '# buzhash seed=S bytes=TEXT -> V'.
+struct BuzLine {
+    std::uint64_t seed = 0;
+    std::optional<std::size_t> offset, window;
+    std::string bytes;
+    std::uint32_t value = 0;
+};
+
+struct Vectors {
+    std::vector<Block> blocks;
+    std::vector<BuzLine> buzhash;
+};
+
+const Vectors& vectors() {
+    static const Vectors parsed = [] {
+        Vectors v;
+        std::ifstream file(test::vectors_dir() + "/chunking.txt");
+        if (!file) throw std::runtime_error("cannot open chunking.txt");
+        Block* current = nullptr;
+        for (std::string line; std::getline(file, line);) {
+            std::istringstream in(line);
+            if (line.rfind("# buzhash ", 0) == 0) {
+                BuzLine b;
+                std::string word;
+                in >> word >> word;
+                for (in >> word; word != "->"; in >> word) {
+                    const auto eq = word.find('=');
+                    const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+                    if (key == "seed") b.seed = std::stoull(value);
+                    if (key == "offset") b.offset = std::stoull(value);
+                    if (key == "window") b.window = std::stoull(value);
+                    if (key == "bytes") b.bytes = value;
+                }
+                std::uint64_t value;
+                in >> value;
+                b.value = static_cast<std::uint32_t>(value);
+                v.buzhash.push_back(b);
+                current = nullptr;
+            } else if (line.rfind("# restic ", 0) == 0 || line.rfind("# borg ", 0) == 0) {
+                Block block;
+                std::string hash_mark;
+                in >> hash_mark >> block.algorithm;
+                for (std::uint64_t p; in >> p;) block.params.push_back(p);
+                if (block.params.empty()) {  // the header's '# restic lines: ...' explanation
+                    current = nullptr;
+                    continue;
+                }
+                v.blocks.push_back(block);
+                current = &v.blocks.back();
+            } else if (line.rfind("#", 0) == 0) {
+                current = nullptr;  // a block of another algorithm, or a comment
+            } else if (current != nullptr && !line.empty()) {
+                Row row{};
+                in >> row.start >> row.length;
+                if (std::uint64_t hash; in >> hash) row.hash = hash;
+                current->rows.push_back(row);
+            }
+        }
+        return v;
+    }();
+    return parsed;
+}
+
+// Chunks over the whole buffer: each call sees every remaining byte.
+std::vector<Row> chunk_whole(const Chunker& chunker, std::span<const std::uint8_t> data) {
+    std::vector<Row> rows;
+    for (std::size_t pos = 0; pos < data.size();) {
+        const Cut cut = chunker.cut(data.subspan(pos), true);
+        if (cut.length == 0) throw std::runtime_error("empty chunk");
+        rows.push_back({pos, cut.length, cut.hash});
+        pos += cut.length;
+    }
+    return rows;
+}
+
+// The streaming contract: only lookahead() bytes per call until the rest fits.
+std::vector<Row> chunk_streaming(const Chunker& chunker, std::span<const std::uint8_t> data) {
+    std::vector<Row> rows;
+    for (std::size_t pos = 0; pos < data.size();) {
+        const std::size_t left = data.size() - pos;
+        const bool final = left <= chunker.lookahead();
+        const Cut cut = chunker.cut(data.subspan(pos, final ? left : chunker.lookahead()), final);
+        if (cut.length == 0 || cut.length > left) throw std::runtime_error("bad chunk length");
+        rows.push_back({pos, cut.length, cut.hash});
+        pos += cut.length;
+    }
+    return rows;
+}
+
+// Cut has no operator==; compare it as a pair.
+std::pair<std::size_t, std::uint64_t> pair(Cut cut) { return {cut.length, cut.hash}; }
+
+std::vector<Row> without_hashes(std::vector<Row> rows) {
+    for (Row& row : rows) row.hash.reset();
+    return rows;
+}
+
+ChunkerSettings restic_settings(const Block& block) {
+    // restic MinSize MaxSize average_bits
+    return {block.params.at(0), std::size_t{1} << block.params.at(2), block.params.at(1), 0, 0};
+}
+
+ChunkerSettings borg_settings(const Block& block) {
+    // borg seed chunk_min_exp chunk_max_exp hash_mask_bits window
+    return {std::size_t{1} << block.params.at(1), std::size_t{1} << block.params.at(3),
+            std::size_t{1} << block.params.at(2), block.params.at(0), block.params.at(4)};
+}
+
+template <typename F>
+void expect_invalid(F&& f, const std::string& needle) {
+    try {
+        f();
+        ADD_FAILURE() << "no error; expected one mentioning '" << needle << "'";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::invalid_parameter);
+        EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+}
+
+// ---- Rabin polynomials -------------------------------------------------------------------------------------
+
+TEST(RabinPolynomial, IrreducibilityAsRestic) {
+    // restic's polynomials_test.go table.
+    const std::vector<std::pair<rabin::Pol, bool>> cases = {
+        {0x38f1e565e288df, false}, {0x3DA3358B4DC173, true},  {0x30a8295b9d5c91, false}, {0x255f4350b962cb, false},
+        {0x267f776110a235, false}, {0x2f4dae10d41227, false}, {0x2482734cacca49, true},  {0x312daf4b284899, false},
+        {0x29dfb6553d01d1, false}, {0x3548245eb26257, false}, {0x3199e7ef4211b3, false}, {0x362f39017dae8b, false},
+        {0x200d57aa6fdacb, false}, {0x35e0a4efa1d275, false}, {0x2ced55b026577f, false}, {0x260b012010893d, false},
+        {0x2df29cbcd59e9d, false}, {0x3f2ac7488bd429, false}, {0x3e5cb1711669fb, false}, {0x226d8de57a9959, false},
+        {0x3c8de80aaf5835, false}, {0x2026a59efb219b, false}, {0x39dfa4d13fb231, false}, {0x3143d0464b3299, false},
+    };
+    for (const auto& [pol, irreducible] : cases) EXPECT_EQ(rabin::irreducible(pol), irreducible) << std::hex << pol;
+    EXPECT_TRUE(rabin::irreducible(0b111));    // x^2 + x + 1
+    EXPECT_FALSE(rabin::irreducible(0b101));   // (x + 1)^2
+    EXPECT_FALSE(rabin::irreducible(0b1010));  // x (x^2 + 1)
+    EXPECT_EQ(rabin::degree(rabin::default_polynomial), 53);
+}
+
+TEST(RabinPolynomial, SeedSelectsADeterministicIrreducibleDegree53Polynomial) {
+    EXPECT_EQ(rabin::polynomial_for_seed(0), rabin::default_polynomial);
+    std::set<rabin::Pol> seen{rabin::default_polynomial};
+    for (std::uint64_t seed : {1ull, 2ull, 3ull, 42ull, 1234567ull, 0xFFFFFFFFFFFFFFFFull, 0x8000000000000000ull}) {
+        const rabin::Pol pol = rabin::polynomial_for_seed(seed);
+        EXPECT_EQ(rabin::degree(pol), 53) << seed;
+        EXPECT_TRUE(rabin::irreducible(pol)) << seed;
+        EXPECT_EQ(rabin::polynomial_for_seed(seed), pol) << seed;
+        EXPECT_TRUE(seen.insert(pol).second) << seed;
+    }
+    // The documented rule, pinned (checked against restic's DerivePolynomial fed the same SplitMix64 stream).
+    EXPECT_EQ(rabin::polynomial_for_seed(1), rabin::Pol{0x3e2e2256feff0d});
+    EXPECT_EQ(rabin::polynomial_for_seed(42), rabin::Pol{0x2431fa3c80db07});
+    EXPECT_EQ(RabinChunker({512, 1024, 8192, 42, 0}).polynomial(), rabin::Pol{0x2431fa3c80db07});
+}
+
+// ---- restic chunker ----------------------------------------------------------------------------------------
+
+TEST(RabinChunker, ResticVectors) {
+    std::size_t blocks = 0, chunks = 0;
+    for (const Block& block : vectors().blocks) {
+        if (block.algorithm != "restic") continue;
+        SCOPED_TRACE("restic " + std::to_string(block.params[0]) + " " + std::to_string(block.params[1]) + " " +
+                     std::to_string(block.params[2]));
+        const auto chunker = make_rabin_chunker(restic_settings(block));
+        ASSERT_FALSE(block.rows.empty());
+        for (const Row& row : block.rows) ASSERT_TRUE(row.hash.has_value());
+        EXPECT_EQ(chunk_whole(*chunker, sekien()), block.rows);
+        EXPECT_EQ(chunk_streaming(*chunker, sekien()), block.rows);
+        ++blocks;
+        chunks += block.rows.size();
+    }
+    EXPECT_EQ(blocks, 3u);
+    EXPECT_EQ(chunks, 4u + 18u + 68u);
+}
+
+TEST(RabinChunker, CutHashIsTheFingerprintOfTheLast64Bytes) {
+    const Bytes data = pseudo_random(300'000, 7);
+    for (std::uint64_t seed : {0ull, 5ull}) {
+        const auto chunker = make_rabin_chunker({256, 1024, 4096, seed, 64});
+        RabinHash hash(64, seed);
+        for (const Row& row : chunk_whole(*chunker, data)) {
+            ASSERT_GE(row.length, 256u);
+            const auto last64 = std::span(data).subspan(row.start + row.length - 64, 64);
+            EXPECT_EQ(row.hash, hash.start(last64));
+            if (row.length < 4096 && row.start + row.length < data.size()) {
+                EXPECT_EQ(*row.hash & 1023, 0u);
+            }
+        }
+    }
+}
+
+TEST(RabinChunker, ShortLastChunksReportResticsDigest) {
+    const auto chunker = make_rabin_chunker({512, 1024, 8192, 0, 0});
+    const Bytes data = pseudo_random(1000, 3);
+    // Nothing past the skipped min_size - 64 bytes: restic's digest is still its reset value, 1.
+    EXPECT_EQ(chunker->cut(std::span(data).first(448), true).hash, 1u);
+    EXPECT_EQ(chunker->cut(std::span(data).first(10), true).hash, 1u);
+    // Hashed bytes behind restic's reset byte 1: the fingerprint of 0x01 followed by them.
+    const Bytes tail = [&] {
+        Bytes t{1};
+        t.insert(t.end(), data.begin() + 448, data.begin() + 458);
+        return t;
+    }();
+    RabinHash hash(tail.size(), 0);
+    EXPECT_EQ(pair(chunker->cut(std::span(data).first(458), true)), pair({458, hash.start(tail)}));
+    EXPECT_EQ(chunker->cut({}, true).length, 0u);
+}
+
+TEST(RabinChunker, StreamingMatchesWholeBufferOnOtherData) {
+    for (bool runs : {false, true})
+        for (std::uint64_t seed : {0ull, 1ull, 99ull}) {
+            const Bytes data = pseudo_random(200'000 + seed, seed + 11, runs);
+            for (const ChunkerSettings& s : {ChunkerSettings{64, 256, 1024, seed, 0},
+                                             ChunkerSettings{512, 2048, 3000, seed, 64},
+                                             ChunkerSettings{4096, 4096, 4096, seed, 0}}) {
+                const auto chunker = make_rabin_chunker(s);
+                const auto whole = chunk_whole(*chunker, data);
+                EXPECT_EQ(chunk_streaming(*chunker, data), whole);
+                for (const Row& row : whole) EXPECT_LE(row.length, s.max_size);
+            }
+        }
+}
+
+TEST(RabinHash, RollingEqualsFreshComputation) {
+    const Bytes data = pseudo_random(3000, 5);
+    for (std::size_t window : {1u, 2u, 7u, 8u, 63u, 64u, 65u, 1000u})
+        for (std::uint64_t seed : {0ull, 77ull}) {
+            const auto rolling = make_rabin_hash(window, seed);
+            const auto fresh = make_rabin_hash(window, seed);
+            std::uint64_t h = rolling->start(std::span(data).first(window));
+            for (std::size_t pos = 1; pos + window <= data.size(); ++pos) {
+                h = rolling->roll(data[pos - 1], data[pos + window - 1]);
+                ASSERT_EQ(h, fresh->start(std::span(data).subspan(pos, window))) << window << " @" << pos;
+                ASSERT_LT(h, std::uint64_t{1} << 53);
+            }
+        }
+    // A window of one byte is the byte itself (degree < 53 needs no reduction).
+    EXPECT_EQ(RabinHash(1, 0).start(Bytes{0xAB}), 0xABu);
+}
+
+TEST(RabinChunker, ParameterErrors) {
+    expect_invalid([] { make_rabin_chunker({512, 1024, 8192, 0, 32}); }, "window_size");
+    expect_invalid([] { make_rabin_chunker({63, 1024, 8192, 0, 0}); }, "min_size must be at least 64");
+    expect_invalid([] { make_rabin_chunker({512, 1000, 8192, 0, 0}); }, "avg_size must be a power of two");
+    expect_invalid([] { make_rabin_chunker({512, 0, 8192, 0, 0}); }, "avg_size must be a power of two");
+    expect_invalid([] { make_rabin_chunker({2048, 1024, 8192, 0, 0}); }, "min_size <= avg_size <= max_size");
+    expect_invalid([] { make_rabin_chunker({512, 16384, 8192, 0, 0}); }, "min_size <= avg_size <= max_size");
+    expect_invalid([] { make_rabin_chunker({512, 1024, (std::size_t{1} << 30) + 1, 0, 0}); }, "max_size");
+    expect_invalid([] { make_rabin_hash(0, 0); }, "window_size must be between 1 and 1048576");
+    expect_invalid([] { make_rabin_hash((1u << 20) + 1, 0); }, "window_size");
+    expect_invalid([] { RabinHash(4, 0).start(Bytes{1, 2, 3}); }, "exactly window_size bytes");
+    const auto chunker = make_rabin_chunker({512, 1024, 8192, 0, 0});
+    expect_invalid([&] { chunker->cut(Bytes(8191), false); }, "lookahead");
+    EXPECT_NO_THROW(make_rabin_chunker({64, 64, 64, 0, 64}));
+}
+
+// ---- borg buzhash -------------------------------------------------------------------------------------------
+
+TEST(Buzhash, TableAndSeed) {
+    const auto& base = buzhash::base_table();
+    EXPECT_EQ(base[0], 0xe7f831ecu);
+    EXPECT_EQ(base[1], 0xf4026465u);
+    EXPECT_EQ(base[128], 0x813a06b4u);
+    EXPECT_EQ(base[255], 0x71893f7bu);
+    const auto table = buzhash::make_table(1234567);
+    for (std::size_t i = 0; i < 256; ++i) EXPECT_EQ(table[i], base[i] ^ 1234567u);
+    EXPECT_EQ(buzhash::seed32(0xFFFFFFFFu), 0xFFFFFFFFu);
+    EXPECT_EQ(buzhash::seed32(static_cast<std::uint64_t>(std::int64_t{-5})), 0xFFFFFFFBu);
+    EXPECT_EQ(buzhash::seed32(static_cast<std::uint64_t>(std::int64_t{-2147483648})), 0x80000000u);
+}
+
+TEST(Buzhash, VectorLines) {
+    std::size_t checked = 0;
+    for (const BuzLine& line : vectors().buzhash) {
+        const auto table = buzhash::make_table(buzhash::seed32(line.seed));
+        if (line.offset) {
+            const auto window = std::span(sekien()).subspan(*line.offset, *line.window);
+            EXPECT_EQ(buzhash::hash(window, table), line.value) << line.seed << " @" << *line.offset;
+            BuzhashHash rolling(*line.window, line.seed);
+            EXPECT_EQ(rolling.start(window), line.value);
+        } else {
+            const Bytes bytes(line.bytes.begin(), line.bytes.end());
+            EXPECT_EQ(buzhash::hash(bytes, table), line.value) << line.bytes;
+        }
+        ++checked;
+    }
+    EXPECT_EQ(checked, 7u);
+}
+
+TEST(BuzhashChunker, BorgVectors) {
+    std::size_t blocks = 0, chunks = 0;
+    for (const Block& block : vectors().blocks) {
+        if (block.algorithm != "borg") continue;
+        SCOPED_TRACE("borg " + std::to_string(block.params[0]) + " " + std::to_string(block.params[1]) + " " +
+                     std::to_string(block.params[2]) + " " + std::to_string(block.params[3]) + " " +
+                     std::to_string(block.params[4]));
+        const ChunkerSettings settings = borg_settings(block);
+        const auto chunker = make_buzhash_chunker(settings);
+        const auto whole = chunk_whole(*chunker, sekien());
+        EXPECT_EQ(without_hashes(whole), block.rows);
+        EXPECT_EQ(chunk_streaming(*chunker, sekien()), whole);
+        // Cut.hash: the hash of the window starting at a content cut, or of the window ending a forced cut.
+        const auto table = buzhash::make_table(buzhash::seed32(settings.seed));
+        const std::size_t window = settings.window_size;
+        for (const Row& row : whole) {
+            const std::size_t end = row.start + row.length;
+            if (row.length < settings.min_size + window + 1 && end == sekien().size()) {
+                EXPECT_EQ(row.hash, 0u);
+            } else if (row.length == settings.max_size || end == sekien().size()) {
+                EXPECT_EQ(row.hash, buzhash::hash(std::span(sekien()).subspan(end - window, window), table));
+            } else {
+                EXPECT_EQ(row.hash, buzhash::hash(std::span(sekien()).subspan(end, window), table));
+                EXPECT_EQ(*row.hash & (settings.avg_size - 1), 0u);
+            }
+        }
+        ++blocks;
+        chunks += block.rows.size();
+    }
+    EXPECT_EQ(blocks, 4u);
+    EXPECT_EQ(chunks, 7u + 19u + 18u + 29u);
+}
+
+TEST(BuzhashChunker, EndOfDataRules) {
+    const ChunkerSettings s{1024, 1024, 8192, 0, 63};
+    const auto chunker = make_buzhash_chunker(s);
+    const Bytes data = pseudo_random(20'000, 9);
+    // Fewer than min_size + window + 1 bytes left: one unhashed chunk.
+    EXPECT_EQ(pair(chunker->cut(std::span(data).first(1087), true)), pair({1087, 0}));
+    // From min_size + window + 1 bytes on, borg scans; no chunk is ever between end - window and end long.
+    for (std::size_t size = 1088; size < 1400; ++size) {
+        const Cut cut = chunker->cut(std::span(data).first(size), true);
+        EXPECT_TRUE(cut.length == size || (cut.length >= 1024 && cut.length + 63 < size)) << size;
+    }
+    // Data with no cut point is cut at max_size.
+    const Bytes zeros(20'000, 0);
+    const auto zero_hash = buzhash::hash(std::span(zeros).first(63), buzhash::base_table());
+    ASSERT_NE(zero_hash & 1023, 0u);
+    EXPECT_EQ(pair(chunker->cut(zeros, false)), pair({8192, zero_hash}));
+}
+
+TEST(BuzhashChunker, StreamingMatchesWholeBufferOnOtherData) {
+    for (bool runs : {false, true})
+        for (std::uint64_t seed : {0ull, 1234567ull, 0xFFFFFFFFull}) {
+            const Bytes data = pseudo_random(150'000 + seed % 1000, seed + 3, runs);
+            for (const ChunkerSettings& s :
+                 {ChunkerSettings{1024, 4096, 16384, seed, 0}, ChunkerSettings{256, 1024, 4096, seed, 48},
+                  ChunkerSettings{64, 64, 128, seed, 63}, ChunkerSettings{1, 1, 4, seed, 1}}) {
+                const auto chunker = make_buzhash_chunker(s);
+                const auto whole = chunk_whole(*chunker, data);
+                EXPECT_EQ(chunk_streaming(*chunker, data), whole);
+                for (const Row& row : whole) EXPECT_LE(row.length, s.max_size);
+            }
+        }
+}
+
+TEST(BuzhashHash, RollingEqualsFreshComputation) {
+    const Bytes data = pseudo_random(6000, 13);
+    for (std::size_t window : {1u, 2u, 31u, 32u, 33u, 64u, 100u, 4095u})
+        for (std::uint64_t seed : {0ull, 1234567ull}) {
+            const auto rolling = make_buzhash_hash(window, seed);
+            const auto fresh = make_buzhash_hash(window, seed);
+            std::uint64_t h = rolling->start(std::span(data).first(window));
+            for (std::size_t pos = 1; pos + window <= data.size(); ++pos) {
+                h = rolling->roll(data[pos - 1], data[pos + window - 1]);
+                ASSERT_EQ(h, fresh->start(std::span(data).subspan(pos, window))) << window << " @" << pos;
+            }
+        }
+}
+
+TEST(BuzhashChunker, ParameterErrors) {
+    expect_invalid([] { make_buzhash_chunker({1000, 4096, 65536, 0, 0}); }, "min_size must be a power of two");
+    expect_invalid([] { make_buzhash_chunker({1024, 4000, 65536, 0, 0}); }, "avg_size must be a power of two");
+    expect_invalid([] { make_buzhash_chunker({1024, 4096, 65535, 0, 0}); }, "max_size must be a power of two");
+    expect_invalid([] { make_buzhash_chunker({1024, 4096, 1u << 25, 0, 0}); }, "at most 16777216");
+    expect_invalid([] { make_buzhash_chunker({4096, 1024, 65536, 0, 0}); }, "min_size <= avg_size <= max_size");
+    expect_invalid([] { make_buzhash_chunker({1024, 1u << 17, 65536, 0, 0}); }, "min_size <= avg_size <= max_size");
+    expect_invalid([] { make_buzhash_chunker({1024, 4096, 4096, 0, 0}); }, "min_size + window_size + 1 <= max_size");
+    expect_invalid([] { make_buzhash_chunker({1024, 4096, 65536, 0, (1u << 20) + 1}); }, "window_size");
+    expect_invalid([] { make_buzhash_chunker({1024, 4096, 65536, 1ull << 32, 0}); }, "seed");
+    expect_invalid([] { make_buzhash_chunker({1024, 4096, 65536, static_cast<std::uint64_t>(-(1ll << 31) - 1), 0}); },
+                   "between -2147483648 and 4294967295");
+    expect_invalid([] { make_buzhash_hash(0, 0); }, "window_size must be between 1 and 1048576");
+    expect_invalid([] { make_buzhash_hash(64, 1ull << 40); }, "seed");
+    expect_invalid([] { BuzhashHash(4, 0).start(Bytes{1, 2, 3}); }, "exactly window_size bytes");
+    const auto chunker = make_buzhash_chunker({1024, 4096, 65536, 0, 0});
+    expect_invalid([&] { chunker->cut(Bytes(65535), false); }, "lookahead");
+    EXPECT_NO_THROW(make_buzhash_chunker({1024, 4096, 65536, static_cast<std::uint64_t>(-5), 0}));
+}
+
+}  // namespace
+}  // namespace idcodec::cdc
