@@ -58,7 +58,15 @@ fuzz: $(FUZZ_TARGETS)
 	@for f in $(FUZZ_TARGETS); do echo "== $$f ($(FUZZ_SECONDS)s)"; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=0 2>&1 | tail -n 2 || exit 1; done
 
-bench: install
+BENCH_SRCS = $(wildcard test/bench/*.cpp)
+
+$(BUILD)/core_bench: $(BENCH_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp)
+	@mkdir -p $(BUILD)
+	$(CXX) $(CXXSTD) -O3 -DNDEBUG -Isrc -o $@ $(BENCH_SRCS) $(CORE_SRCS) -lbenchmark -lpthread
+
+# Core throughput (Google Benchmark), then the SQL ratios in one session.
+bench: install $(BUILD)/core_bench
+	$(BUILD)/core_bench --benchmark_min_time=1
 	bash test/bench/run.sh
 
 .PHONY: unit unit-asan fuzz bench

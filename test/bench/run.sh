@@ -30,6 +30,10 @@ CREATE TEMP TABLE uuids AS SELECT u, uuid_compress(u) AS c FROM (SELECT gen_rand
                                                                  FROM generate_series(1, $ROWS) i) AS t;
 CREATE TEMP TABLE base62 AS SELECT base62_encode(i) AS c, base62_mixup(i) AS m FROM generate_series(1, $ROWS) i;
 VACUUM (FREEZE, ANALYZE) objectids, uuids, base62;
+-- 64 MB of pseudo-random bytes, stored uncompressed out of line (STORAGE EXTERNAL)
+CREATE TEMP TABLE big (data bytea);
+ALTER TABLE big ALTER COLUMN data SET STORAGE EXTERNAL;
+INSERT INTO big SELECT decode(string_agg(md5(i::text), '' ORDER BY i), 'hex') FROM generate_series(1, 4194304) i;
 SQL
 )
 
@@ -51,6 +55,8 @@ BENCH_ROWS=(
     "base62_decode|floor|1.3|SELECT count(base62_decode(c)) FROM base62"
     "base62_mixup|floor|1.3|SELECT count(base62_mixup(i)) FROM generate_series(1, $ROWS) i"
     "base62_unmixup|floor|1.3|SELECT count(base62_unmixup(m)) FROM base62"
+    "detoast 64 MB|||SELECT get_byte(data, 67108863) FROM big"
+    "cdc_chunks 64 MB|detoast 64 MB|1.3|SELECT count(*) FROM big, cdc_chunks(big.data)"
 )
 
 if [ -n "${PGHOST:-}" ] && psql -Xqtc 'select 1' >/dev/null 2>&1; then
