@@ -23,14 +23,14 @@ DECLARE
     a text; s text; l int; n bigint; state text;
 BEGIN
     PERFORM setseed(0.42);
-    FOR i IN 1..5000 LOOP
+    FOR i IN 1..6000 LOOP
         a := alphabets[1 + floor(random() * array_length(alphabets, 1))::int];
         s := salts[1 + floor(random() * array_length(salts, 1))::int];
         l := lengths[1 + floor(random() * array_length(lengths, 1))::int];
         n := numbers[1 + floor(random() * array_length(numbers, 1))::int];
         state := '00000';
         BEGIN
-            CASE i % 14
+            CASE i % 16
                 WHEN 0 THEN PERFORM hashids_encode(n, s, l, a);
                 WHEN 1 THEN PERFORM hashids_encode(ARRAY[n, n, 7, NULL], s, l, a);
                 WHEN 2 THEN PERFORM hashids_encode(ARRAY[[n], [n]], s, l, a);
@@ -46,7 +46,15 @@ BEGIN
                 WHEN 11 THEN PERFORM base62_encode(n, a), base62_mixup(n, a), base62_decode(ids[1 + i % 11], a),
                                      base62_unmixup(ids[1 + i % 11], a);
                 WHEN 12 THEN PERFORM shortcode_candidates(s, l % 12, l % 5, a), alphabet_shuffle(a, s);
-                ELSE PERFORM objectid_timestamp(ids[1 + i % 11]);
+                WHEN 13 THEN PERFORM objectid_timestamp(ids[1 + i % 11]);
+                WHEN 14 THEN PERFORM count(*) FROM cdc_chunks(convert_to(repeat(s, 1 + i % 50), 'UTF8'),
+                    (ARRAY['fastcdc', 'fastcdc2016', 'ronomon', 'rabin', 'buzhash', 'moving_sum', 'x', ''])[1 + i % 8],
+                    l % 70000, abs(l) % 140000, l, n, CASE WHEN i % 3 = 0 THEN NULL ELSE l % 5000 END,
+                    CASE WHEN i % 5 = 0 THEN 'sha256' WHEN i % 7 = 0 THEN 'md5' END);
+                ELSE PERFORM count(*) FROM rolling_hash(convert_to(left(s, 300), 'UTF8'), l % 70,
+                    (ARRAY['rabin_karp', 'rabin', 'buzhash', 'gear', 'moving_sum', 'x'])[1 + i % 6], n % 3);
+                    PERFORM count(*) FROM rabin_karp_find(s, ids[1 + i % 11]);
+                    PERFORM winnow(s, l % 9, (l % 7) + i % 2);
             END CASE;
         EXCEPTION WHEN OTHERS THEN
             state := SQLSTATE;
