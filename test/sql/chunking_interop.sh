@@ -1,0 +1,293 @@
+#!/usr/bin/env bash
+# Interop test of cdc_chunks(data, 'rabin' | 'buzhash', ...) against the real chunkers they implement:
+#   rabin   = restic's chunker (Debian golang-github-restic-chunker-dev, built with golang-go: test/interop/restic_chunks.go)
+#   buzhash = borg 1.2's chunker (Debian borgbackup, borg.chunker.Chunker: test/interop/borg_chunks.py)
+# Generates ~20 MB of test data (test/interop/chunking_data.py: random, repetitive text, zero runs mixed with random
+# data, edge sizes), cuts every file with every parameter set on both sides and compares chunk by chunk: start and
+# length, and for restic also the cut fingerprint (restic's unsigned Chunk.Cut vs the bigint cut_hash with the same
+# bits, compared as numeric). Prints one line per peer/parameter set/file, the first differing chunk of each file that
+# differs, and ends with "chunking interop: N comparisons, M mismatches".
+#
+# Run by scripts/test.sh from the repo root with PGHOST/PGPORT/PGUSER/PGDATABASE set for a running cluster where
+# idcodec is installed. Installs a missing peer with apt-get (as root, or with password-less sudo); a peer that cannot
+# be installed is reported as "SKIPPED: <peer> not installable: <reason>" and left out (exit 0 if the rest matched).
+# Exits 1 on any mismatch or on any other failure. No network is used but apt's.
+# IDCODEC_INTEROP_SEED=N (0..4294967295) reproduces a run's data; PSQL names the psql binary.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+INTEROP_DIR=$ROOT/test/interop
+PSQL=${PSQL:-psql}
+GOCODE=/usr/share/gocode # Debian's GOPATH for golang-*-dev packages
+SECONDS=0
+
+fail() { echo "chunking interop: $*" >&2; exit 1; }
+
+for tool in "$PSQL" python3; do
+    command -v "$tool" >/dev/null || fail "$tool not found"
+done
+
+seed=${IDCODEC_INTEROP_SEED:-}
+if [ -n "$seed" ]; then
+    [[ $seed =~ ^[0-9]{1,10}$ ]] && [ "$seed" -le 4294967295 ] || fail "IDCODEC_INTEROP_SEED must be an integer 0..4294967295 (got $seed)"
+else
+    seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+fi
+echo "chunking interop: seed $seed (IDCODEC_INTEROP_SEED=$seed reproduces this run)"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/chunking_interop.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# Paths go into psql's \lo_import and \copy in single quotes.
+[[ $tmp =~ ^[A-Za-z0-9/._-]+$ ]] || fail "temporary directory $tmp has characters psql would need quoted"
+
+# ------------------------------------------------------------------------------------------------ peers
+# apt_install PACKAGE...: installs with apt-get (updating the lists first only if they are missing or stale).
+# On failure prints a one-line reason on stdout and returns 1.
+apt_install() {
+    local sudo=() out
+    if [ "$(id -u)" != 0 ]; then
+        if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+            sudo=(sudo -n)
+        else
+            echo "not root and no password-less sudo"
+            return 1
+        fi
+    fi
+    command -v apt-get >/dev/null || { echo "apt-get not found"; return 1; }
+    local install=(env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
+                   -o DPkg::Lock::Timeout=120 "$@")
+    if out=$(timeout 900 "${sudo[@]}" "${install[@]}" 2>&1 </dev/null); then
+        return 0
+    fi
+    if grep -qE "Unable to locate package|has no installation candidate|is not available|Failed to fetch|404 +Not Found" <<<"$out"; then
+        if ! out=$(timeout 300 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+                   -o DPkg::Lock::Timeout=120 2>&1 </dev/null) ||
+           ! out=$(timeout 900 "${sudo[@]}" "${install[@]}" 2>&1 </dev/null); then
+            :
+        else
+            return 0
+        fi
+    fi
+    { grep -E '^(E|Err):' <<<"$out" || tail -n 1 <<<"$out"; } | head -n 1 | tr -s ' \t' ' '
+    return 1
+}
+
+skipped=()
+peers=()
+
+# restic: go + the chunker's source in Debian's GOPATH.
+restic_present() { command -v go >/dev/null && [ -f "$GOCODE/src/github.com/restic/chunker/chunker.go" ]; }
+if ! restic_present; then
+    echo "chunking interop: installing golang-go golang-github-restic-chunker-dev"
+    if ! reason=$(apt_install golang-go golang-github-restic-chunker-dev); then
+        echo "SKIPPED: restic chunker (golang-go, golang-github-restic-chunker-dev) not installable: $reason"
+        skipped+=(restic)
+    elif ! restic_present; then
+        fail "golang-go and golang-github-restic-chunker-dev installed, but go or $GOCODE/src/github.com/restic/chunker is missing"
+    fi
+fi
+if ! [[ " ${skipped[*]-} " =~ " restic " ]]; then
+    gocache=$(go env GOCACHE 2>/dev/null || true)
+    if [ -z "$gocache" ] || ! mkdir -p "$gocache" 2>/dev/null || [ ! -w "$gocache" ]; then gocache=$tmp/gocache; fi
+    # GOPATH mode against Debian's packaged source: no module proxy, no network.
+    if ! out=$(cd "$INTEROP_DIR" && env GO111MODULE=off GOPATH="$GOCODE" GOFLAGS= GOPROXY=off GOTOOLCHAIN=local \
+               GOCACHE="$gocache" go build -o "$tmp/restic_chunks" restic_chunks.go 2>&1); then
+        fail "building test/interop/restic_chunks.go failed:"$'\n'"$out"
+    fi
+    restic_version=$(dpkg-query -W -f='${Version}' golang-github-restic-chunker-dev 2>/dev/null || echo "?")
+    echo "chunking interop: restic chunker $restic_version ($(go version | cut -d' ' -f3))"
+    peers+=(restic)
+fi
+
+# borg: the python3 that Debian's borgbackup is installed for (/usr/bin/python3, not a pyenv or venv one).
+borg_python() {
+    local py
+    for py in /usr/bin/python3 python3; do
+        if command -v "$py" >/dev/null && "$py" -c 'import borg.chunker' 2>/dev/null; then
+            command -v "$py"
+            return 0
+        fi
+    done
+    return 1
+}
+if ! BORG_PY=$(borg_python); then
+    echo "chunking interop: installing borgbackup"
+    if ! reason=$(apt_install borgbackup); then
+        echo "SKIPPED: borg (borgbackup) not installable: $reason"
+        skipped+=(borg)
+    elif ! BORG_PY=$(borg_python); then
+        fail "borgbackup installed, but no python3 imports borg.chunker"
+    fi
+fi
+if ! [[ " ${skipped[*]-} " =~ " borg " ]]; then
+    borg_version=$("$BORG_PY" -c 'import borg; print(borg.__version__)')
+    echo "chunking interop: borg $borg_version ($BORG_PY)"
+    case $borg_version in
+        1.2.*) peers+=(borg) ;;
+        1.*) echo "chunking interop: note: borg $borg_version is not 1.2; its buzhash chunker is compared all the same"
+             peers+=(borg) ;;
+        *) echo "SKIPPED: borg (borgbackup) not installable: Debian has borg $borg_version, whose chunker is not borg 1.x's"
+           skipped+=(borg) ;;
+    esac
+fi
+
+if [ ${#peers[@]} -eq 0 ]; then
+    echo "chunking interop: no peer available, nothing compared"
+    exit 0
+fi
+
+# ------------------------------------------------------------------------------------------------ parameter sets
+# Every row: peer label algorithm min_size avg_size max_size seed window_size(\N = the SQL default) description.
+params=$tmp/params.tsv
+: >"$params"
+# restic: label min_size max_size average_bits (polynomial 0x3DA3358B4DC173 = cdc_chunks' seed 0, window 64)
+RESTIC_SETS=(
+    "restic_default 524288 8388608 20"   # restic's MinSize, MaxSize, 20 bits
+    "restic_2k_64k  2048   65536   13"
+    "restic_64_4k   64     4096    10"   # min = window
+    "restic_1k_1m   1024   1048576 16"
+)
+# borg: label seed min_exp max_exp mask_bits window (window "default" = 4095 for borg and NULL for SQL)
+run_borg_seed=$(( (seed * 40503 + 12345) % 4294967296 - 2147483648 ))
+BORG_SETS=(
+    "borg_default   0               19 23 21 default"   # borg 1.2's default chunker params
+    "borg_10_16_12  1234567890      10 16 12 4095"
+    "borg_10_14_w48 -1234567890     10 14 12 48"
+    "borg_12_18_14  $run_borg_seed 12 18 14 4095"      # a signed 32-bit seed drawn from the run's seed
+    "borg_6_12_8    -2147483648     6  12 8  63"
+)
+
+peer_out=$tmp/peer.tsv
+: >"$peer_out"
+mkdir -p "$tmp/data"
+echo "chunking interop: generating data"
+python3 "$INTEROP_DIR/chunking_data.py" "$seed" "$tmp/data" >"$tmp/sizes.txt" || fail "test/interop/chunking_data.py failed"
+files=("$tmp"/data/*)
+echo "chunking interop: ${#files[@]} files, $(awk '{ s += $2 } END { printf "%.1f MB", s / 1e6 }' "$tmp/sizes.txt")"
+
+pids=()
+if [[ " ${peers[*]} " =~ " restic " ]]; then
+    for set in "${RESTIC_SETS[@]}"; do
+        read -r label min max bits <<<"$set"
+        printf 'restic\t%s\trabin\t%s\t%s\t%s\t0\t\\N\tmin=%s max=%s bits=%s\n' \
+            "$label" "$min" $((1 << bits)) "$max" "$min" "$max" "$bits" >>"$params"
+    done
+    (
+        for set in "${RESTIC_SETS[@]}"; do
+            read -r label min max bits <<<"$set"
+            "$tmp/restic_chunks" "$label" "$min" "$max" "$bits" "${files[@]}"
+        done >"$tmp/restic.tsv"
+    ) &
+    pids+=($!)
+fi
+if [[ " ${peers[*]} " =~ " borg " ]]; then
+    for set in "${BORG_SETS[@]}"; do
+        read -r label bseed min_exp max_exp mask_bits window <<<"$set"
+        sql_window=$window
+        if [ "$window" = default ]; then window=4095; sql_window='\N'; fi
+        printf 'borg\t%s\tbuzhash\t%s\t%s\t%s\t%s\t%s\tseed=%s exp=%s,%s,%s window=%s\n' \
+            "$label" $((1 << min_exp)) $((1 << mask_bits)) $((1 << max_exp)) "$bseed" "$sql_window" \
+            "$bseed" "$min_exp" "$max_exp" "$mask_bits" "$window" >>"$params"
+    done
+    (
+        for set in "${BORG_SETS[@]}"; do
+            read -r label bseed min_exp max_exp mask_bits window <<<"$set"
+            if [ "$window" = default ]; then window=4095; fi
+            "$BORG_PY" "$INTEROP_DIR/borg_chunks.py" "$label" "$bseed" "$min_exp" "$max_exp" "$mask_bits" "$window" "${files[@]}"
+        done >"$tmp/borg.tsv"
+    ) &
+    pids+=($!)
+fi
+for pid in "${pids[@]}"; do
+    wait "$pid" || fail "a peer chunker failed (see above)"
+done
+cat "$tmp"/restic.tsv "$tmp"/borg.tsv 2>/dev/null >"$peer_out" || true
+echo "chunking interop: peers done ($SECONDS s)"
+
+# ------------------------------------------------------------------------------------------------ SQL side
+# One psql session: the files come in with \lo_import (client side, any size) + lo_get, the peers' chunks with \copy;
+# cdc_chunks runs over every file and parameter set and the comparison is a full join by chunk index.
+sql=$tmp/compare.sql
+{
+    cat <<'SQL'
+\set ON_ERROR_STOP 1
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS idcodec;
+CREATE TEMP TABLE interop_file (name text PRIMARY KEY, size bigint NOT NULL, data bytea NOT NULL,
+                                CHECK (octet_length(data) = size));
+CREATE TEMP TABLE interop_param (ord serial, peer text, label text PRIMARY KEY, algorithm text, min_size int, avg_size int,
+                                 max_size int, seed bigint, window_size int, description text);
+CREATE TEMP TABLE peer_chunk (label text, file text, idx bigint, start numeric, length numeric, cut numeric,
+                              PRIMARY KEY (label, file, idx));
+SQL
+    while read -r name size; do
+        printf "\\\\lo_import '%s'\n" "$tmp/data/$name"
+        printf "\\\\set oid :LASTOID\n" # an INSERT sets LASTOID too
+        printf "INSERT INTO interop_file VALUES ('%s', %s, lo_get(:oid));\n" "$name" "$size"
+        printf "SELECT lo_unlink(:oid) AS unlinked \\\\gset\n"
+    done <"$tmp/sizes.txt"
+    printf "\\\\copy interop_param (peer, label, algorithm, min_size, avg_size, max_size, seed, window_size, description) FROM '%s'\n" "$params"
+    printf "\\\\copy peer_chunk FROM '%s'\n" "$peer_out"
+    cat <<'SQL'
+CREATE TEMP TABLE sql_chunk AS
+SELECT p.label, f.name AS file, c.idx, c.start::numeric AS start, c.length::numeric AS length,
+       -- restic's cut is an unsigned 64-bit value; cut_hash has the same bits as a signed bigint
+       CASE WHEN p.algorithm = 'rabin'
+            THEN c.cut_hash::numeric + CASE WHEN c.cut_hash < 0 THEN 18446744073709551616 ELSE 0 END END AS cut
+  FROM interop_param p
+ CROSS JOIN interop_file f
+ CROSS JOIN LATERAL cdc_chunks(f.data, p.algorithm, p.min_size, p.avg_size, p.max_size, p.seed, p.window_size)
+       WITH ORDINALITY AS c(start, length, cut_hash, digest, idx);
+CREATE TEMP TABLE cmp AS
+SELECT coalesce(a.label, b.label) AS label, coalesce(a.file, b.file) AS file, coalesce(a.idx, b.idx) AS idx,
+       a.idx AS peer_idx, a.start AS peer_start, a.length AS peer_length, a.cut AS peer_cut,
+       b.idx AS sql_idx, b.start AS sql_start, b.length AS sql_length, b.cut AS sql_cut,
+       (a.idx IS NULL OR b.idx IS NULL OR a.start <> b.start OR a.length <> b.length
+        OR a.cut IS DISTINCT FROM b.cut) AS bad
+  FROM peer_chunk a
+  FULL JOIN sql_chunk b ON a.label = b.label AND a.file = b.file AND a.idx = b.idx;
+\pset format unaligned
+\pset tuples_only on
+SELECT format('%-6s %-15s %-40s %-23s peer %5s / SQL %5s chunks, %s mismatches',
+              p.peer, p.label, p.description, f.name, g.peer_n, g.sql_n, g.bad_n)
+       || CASE WHEN g.bad_n > 0
+               THEN format(E'\n    MISMATCH %s %s (%s, %s bytes): first difference at chunk #%s: peer %s vs SQL %s',
+                           p.peer, f.name, p.description, f.size, d.idx,
+                           CASE WHEN d.peer_idx IS NULL THEN 'no chunk'
+                                ELSE format('start=%s length=%s', d.peer_start, d.peer_length)
+                                     || coalesce(' cut=' || d.peer_cut, '') END,
+                           CASE WHEN d.sql_idx IS NULL THEN 'no chunk'
+                                ELSE format('start=%s length=%s', d.sql_start, d.sql_length)
+                                     || coalesce(' cut=' || d.sql_cut, '') END)
+               ELSE '' END
+  FROM interop_param p
+ CROSS JOIN interop_file f
+ CROSS JOIN LATERAL (SELECT count(peer_idx) AS peer_n, count(sql_idx) AS sql_n, count(*) FILTER (WHERE bad) AS bad_n
+                       FROM cmp WHERE cmp.label = p.label AND cmp.file = f.name) g
+  LEFT JOIN LATERAL (SELECT * FROM cmp WHERE cmp.label = p.label AND cmp.file = f.name AND bad
+                      ORDER BY idx LIMIT 1) d ON true
+ ORDER BY p.ord, f.size, f.name;
+SELECT format('#total %s %s %s', count(*), count(*) FILTER (WHERE bad),
+              (SELECT count(*) FROM interop_param) * (SELECT count(*) FROM interop_file))
+  FROM cmp;
+SQL
+} >"$sql"
+
+if ! out=$("$PSQL" -X -q -f "$sql" 2>&1); then
+    printf '%s\n' "$out" >&2
+    fail "psql failed"
+fi
+grep -v '^#total ' <<<"$out" || true
+read -r _ comparisons mismatches runs < <(grep '^#total ' <<<"$out") || fail "psql printed no totals:"$'\n'"$out"
+
+summary="chunking interop: $comparisons comparisons, $mismatches mismatches"
+details="$runs runs (${#files[@]} files x $((runs / ${#files[@]})) parameter sets), peers: ${peers[*]}"
+[ ${#skipped[@]} -gt 0 ] && details+=", skipped: ${skipped[*]}"
+if [ "$mismatches" -ne 0 ]; then
+    # Again at the end, where scripts/test.sh's tail of a failing check shows them.
+    echo "chunking interop: first differing chunk of each failing file/parameter set (up to 15):"
+    grep -E '^    MISMATCH ' <<<"$out" | head -n 15 || true
+fi
+echo "chunking interop: $details, seed $seed, $SECONDS s"
+echo "$summary"
+[ "$mismatches" -eq 0 ]
