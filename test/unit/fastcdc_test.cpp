@@ -142,6 +142,7 @@ TEST(FastCdcVectors, EveryChunkOfChunkingTxt) {
 // ---- facts from fastcdc-rs's own tests ----
 
 TEST(FastCdcFacts, RoundedLog2) {
+    EXPECT_EQ(rounded_log2(0), 0u);
     EXPECT_EQ(rounded_log2(1), 0u);
     EXPECT_EQ(rounded_log2(3), 2u);
     EXPECT_EQ(rounded_log2(5), 2u);
@@ -260,10 +261,12 @@ std::vector<Bytes> test_inputs() {
     std::vector<Bytes> inputs;
     inputs.push_back(random_bytes(3 << 20, 42));
     Bytes runs = random_bytes(1 << 20, 7);
-    for (std::size_t i = 0; i < runs.size(); i += 40'000) std::fill_n(runs.begin() + i, std::min<std::size_t>(20'000, runs.size() - i), 0);
+    for (std::size_t i = 0; i < runs.size(); i += 40'000)
+        std::fill_n(runs.begin() + i, std::min<std::size_t>(20'000, runs.size() - i), 0);
     inputs.push_back(runs);
     Bytes periodic(1 << 19);
-    for (std::size_t i = 0; i < periodic.size(); ++i) periodic[i] = static_cast<std::uint8_t>((i * 7919) % 251 ^ (i / 3000));
+    for (std::size_t i = 0; i < periodic.size(); ++i)
+        periodic[i] = static_cast<std::uint8_t>((i * 7919) % 251 ^ (i / 3000));
     inputs.push_back(periodic);
     return inputs;
 }
@@ -281,7 +284,8 @@ const std::vector<ChunkerSettings>& test_settings() {
 TEST(FastCdcDifferential, V2020MatchesTheReferenceLoop) {
     for (const Bytes& input : test_inputs())
         for (const ChunkerSettings& s : test_settings()) {
-            SCOPED_TRACE(std::to_string(s.min_size) + " " + std::to_string(s.avg_size) + " " + std::to_string(s.max_size));
+            SCOPED_TRACE(std::to_string(s.min_size) + " " + std::to_string(s.avg_size) + " " +
+                         std::to_string(s.max_size));
             const FastCdc2020 chunker(s);
             const auto expected = chunk_naive(naive_v2020, input, s);
             EXPECT_EQ(chunk_all(chunker, input), expected);
@@ -292,7 +296,8 @@ TEST(FastCdcDifferential, V2020MatchesTheReferenceLoop) {
 TEST(FastCdcDifferential, V2016MatchesTheReferenceLoop) {
     for (const Bytes& input : test_inputs())
         for (const ChunkerSettings& s : test_settings()) {
-            SCOPED_TRACE(std::to_string(s.min_size) + " " + std::to_string(s.avg_size) + " " + std::to_string(s.max_size));
+            SCOPED_TRACE(std::to_string(s.min_size) + " " + std::to_string(s.avg_size) + " " +
+                         std::to_string(s.max_size));
             const FastCdc2016 chunker(s);
             const auto expected = chunk_naive(naive_v2016, input, s);
             EXPECT_EQ(chunk_all(chunker, input), expected);
@@ -371,7 +376,8 @@ TEST(FastCdcSettings, ReferenceBounds) {
 
 TEST(FastCdcSettings, OrderWindowSeedAndName) {
     expect_invalid("fastcdc", sizes(8192, 4096, 65536), "fastcdc min_size must not exceed avg_size (got 8192 > 4096)");
-    expect_invalid("ronomon", sizes(4096, 65536, 16384), "ronomon avg_size must not exceed max_size (got 65536 > 16384)");
+    expect_invalid("ronomon", sizes(4096, 65536, 16384),
+                   "ronomon avg_size must not exceed max_size (got 65536 > 16384)");
     expect_invalid("fastcdc", {4096, 16384, 65536, 0, 48},
                    "fastcdc window_size must be NULL or 64, its fixed Gear window (got 48)");
     expect_invalid("fastcdc2016", {4096, 16384, 65536, 7, 0}, "fastcdc2016 seed must be 0 (got 7)");
