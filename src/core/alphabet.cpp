@@ -29,13 +29,17 @@ Alphabet::Alphabet(std::string_view utf8_text, std::string_view name, std::size_
 
 void Alphabet::append_digits(std::string& out, const std::uint32_t* digits, std::size_t count,
                              std::size_t rotation) const {
+    // digits[rotation..count) then digits[0..rotation): no division per character
     if (ascii_.empty()) {
-        for (std::size_t i = 0; i < count; ++i) append(out, digits[(i + rotation) % count]);
+        for (std::size_t i = rotation; i < count; ++i) append(out, digits[i]);
+        for (std::size_t i = 0; i < rotation; ++i) append(out, digits[i]);
         return;
     }
     char bytes[64];
-    for (std::size_t i = 0; i < count; ++i) bytes[i] = ascii_[digits[(i + rotation) % count]];
-    out.append(bytes, count);
+    std::size_t n = 0;
+    for (std::size_t i = rotation; i < count; ++i) bytes[n++] = ascii_[digits[i]];
+    for (std::size_t i = 0; i < rotation; ++i) bytes[n++] = ascii_[digits[i]];
+    out.append(bytes, n);
 }
 
 void Alphabet::require_size(std::size_t size) const {

@@ -27,7 +27,7 @@ public:
 
     void append(std::string& out, std::size_t digit) const { utf8::append(out, characters_[digit]); }
 
-    // Appends the characters of digits[(i + rotation) % count] for i = 0..count-1; count <= 64.
+    // Appends the characters of digits[(i + rotation) % count] for i = 0..count-1; count <= 64, rotation < count.
     void append_digits(std::string& out, const std::uint32_t* digits, std::size_t count,
                        std::size_t rotation = 0) const;
 
