@@ -79,6 +79,8 @@ SELECT pg_temp.error_of($$SELECT * FROM rolling_hash('abc'::bytea, 0)$$);
 SELECT pg_temp.error_of($$SELECT * FROM rolling_hash('abc'::bytea, 2, 'nonsense')$$);
 SELECT pg_temp.error_of($$SELECT winnow('abc', 0, 4)$$);
 SELECT pg_temp.error_of($$SELECT * FROM rabin_karp_find('abc', ARRAY['a', NULL])$$);
+SELECT pg_temp.error_of($$SELECT * FROM rabin_karp_find('abc', ARRAY[['a', 'b'], ['c', 'd']])$$);
+SELECT pg_temp.error_of($$SELECT winnow('abc', 5, -2)$$);
 
 -- volatility and parallel safety
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proisstrict, p.proparallel

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "error.hpp"
+#include "utf8.hpp"
 
 namespace idcodec::cdc {
 
@@ -127,29 +128,35 @@ std::unique_ptr<Chunker> make_moving_sum_chunker(const ChunkerSettings& settings
     return std::make_unique<MovingSumChunker>(settings);
 }
 
-std::size_t rabin_karp_find(std::span<const std::uint8_t> haystack,
-                            std::span<const std::span<const std::uint8_t>> needles, std::size_t from,
-                            std::size_t limit, std::vector<Match>& matches, StopToken stop) {
-    // One rolling hash per distinct needle length; the needles of that length by hash.
-    struct Width {
-        std::size_t length;
-        RabinKarp hash;
-        std::unordered_multimap<std::uint64_t, std::size_t> needles;
-    };
-    std::vector<Width> widths;
-    for (std::size_t i = 0; i < needles.size(); ++i) {
-        auto width = std::find_if(widths.begin(), widths.end(),
-                                  [&](const Width& w) { return w.length == needles[i].size(); });
-        if (width == widths.end())
-            width = widths.insert(widths.end(), {needles[i].size(), RabinKarp(needles[i].size()), {}});
-        width->needles.emplace(RabinKarp(needles[i].size()).start(needles[i]), i);
-    }
+struct RabinKarpSearch::Width {
+    std::size_t length;
+    RabinKarp hash;
+    std::unordered_multimap<std::uint64_t, std::size_t> needles;  // index by hash
+};
 
+RabinKarpSearch::RabinKarpSearch(std::span<const std::span<const std::uint8_t>> needles)
+    : needles_(needles.begin(), needles.end()) {
+    for (std::size_t i = 0; i < needles_.size(); ++i) {
+        auto width = std::find_if(widths_.begin(), widths_.end(),
+                                  [&](const Width& w) { return w.length == needles_[i].size(); });
+        if (width == widths_.end())
+            width = widths_.insert(widths_.end(), {needles_[i].size(), RabinKarp(needles_[i].size()), {}});
+        width->needles.emplace(RabinKarp(needles_[i].size()).start(needles_[i]), i);
+    }
+}
+
+RabinKarpSearch::~RabinKarpSearch() = default;
+
+std::size_t RabinKarpSearch::find(std::span<const std::uint8_t> haystack, std::size_t from, std::size_t limit,
+                                  std::vector<Match>& matches, StopToken stop) {
+    // Polls by work done, not by offsets: an offset costs one step per needle length plus its verifications.
+    constexpr std::size_t poll_every = std::size_t{1} << 22;
+    std::size_t work = 0;
     const std::size_t added_before = matches.size();
     for (std::size_t offset = from; offset <= haystack.size(); ++offset) {
-        if (offset % 65536 == 0) stop.poll();
+        work += widths_.size() + 1;
         const std::size_t first_of_offset = matches.size();
-        for (Width& width : widths) {
+        for (Width& width : widths_) {
             if (offset + width.length > haystack.size()) continue;
             const std::uint64_t hash =
                 width.length == 0 ? 0  // the empty needle occurs everywhere
@@ -157,10 +164,15 @@ std::size_t rabin_karp_find(std::span<const std::uint8_t> haystack,
                                   : width.hash.roll(haystack[offset - 1], haystack[offset + width.length - 1]);
             const auto [begin, end] = width.needles.equal_range(hash);
             for (auto it = begin; it != end; ++it) {
-                const auto& needle = needles[it->second];
+                const auto& needle = needles_[it->second];
+                work += needle.size();
                 if (std::equal(needle.begin(), needle.end(), haystack.begin() + static_cast<std::ptrdiff_t>(offset)))
                     matches.push_back({offset, it->second});
             }
+        }
+        if (work >= poll_every) {
+            stop.poll();
+            work = 0;
         }
         std::sort(matches.begin() + static_cast<std::ptrdiff_t>(first_of_offset), matches.end(),
                   [](const Match& a, const Match& b) { return a.needle < b.needle; });
@@ -169,34 +181,51 @@ std::size_t rabin_karp_find(std::span<const std::uint8_t> haystack,
     return haystack.size() + 1;
 }
 
-std::vector<std::uint64_t> winnow(std::span<const char32_t> symbols, std::size_t k, std::size_t w, StopToken stop) {
-    if (k == 0 || w == 0) throw Error(ErrorKind::invalid_parameter, "winnow needs k >= 1 and w >= 1");
+std::vector<std::uint64_t> winnow(std::string_view utf8, std::int64_t k_argument, std::int64_t w_argument,
+                                  StopToken stop) {
+    const auto in_range = [](std::int64_t v) { return v >= 1 && v <= static_cast<std::int64_t>(max_winnow_parameter); };
+    if (!in_range(k_argument) || !in_range(w_argument))
+        throw Error(ErrorKind::invalid_parameter, "winnow needs k and w between 1 and " +
+                                                      std::to_string(max_winnow_parameter) + " (got k = " +
+                                                      std::to_string(k_argument) + ", w = " +
+                                                      std::to_string(w_argument) + ")");
+    const auto k = static_cast<std::size_t>(k_argument);
+    const auto w = static_cast<std::size_t>(w_argument);
     std::vector<std::uint64_t> fingerprints;
-    if (symbols.size() < k) return fingerprints;
-    const std::size_t grams = symbols.size() - k + 1;
+    // The last k code points (for the symbol leaving the k-gram), and the window's candidates as (hash, k-gram
+    // index) with hashes increasing strictly from front to back: the front is the rightmost minimum, because an
+    // equal or larger hash is dropped when a newer one arrives.
+    std::vector<char32_t> recent(k);
+    std::deque<std::pair<std::uint64_t, std::size_t>> candidates;
     RabinKarp hasher(k);
-    std::vector<std::uint64_t> hashes(grams);
-    hashes[0] = hasher.start(symbols.first(k));
-    for (std::size_t i = 1; i < grams; ++i) {
-        if (i % 65536 == 0) stop.poll();
-        hashes[i] = hasher.roll(symbols[i - 1], symbols[i + k - 1]);
-    }
-
-    // A deque of positions whose hashes increase strictly from front to back: the front is the window's rightmost
-    // minimum, because an equal or larger hash is dropped when a newer one arrives.
-    const std::size_t window = std::min(w, grams);
-    std::deque<std::size_t> candidates;
+    std::uint64_t hash = 0;
+    std::size_t symbols = 0;
     std::size_t last_selected = SIZE_MAX;
-    for (std::size_t i = 0; i < grams; ++i) {
-        while (!candidates.empty() && hashes[candidates.back()] >= hashes[i]) candidates.pop_back();
-        candidates.push_back(i);
-        if (candidates.front() + window <= i) candidates.pop_front();
-        if (i + 1 < window) continue;
-        if (candidates.front() != last_selected) {
-            last_selected = candidates.front();
-            fingerprints.push_back(hashes[last_selected]);
+    const auto select_front = [&] {
+        if (candidates.front().second != last_selected) {
+            last_selected = candidates.front().second;
+            fingerprints.push_back(candidates.front().first);
         }
+    };
+    for (std::size_t pos = 0; pos < utf8.size(); ++symbols) {
+        if ((symbols & 0xFFFF) == 0) stop.poll();
+        char32_t symbol = utf8::next(utf8, pos);
+        if (symbol == utf8::invalid) symbol = U'\uFFFD';
+        const char32_t leaving = recent[symbols % k];
+        recent[symbols % k] = symbol;
+        if (symbols + 1 < k) {
+            hash = hasher.roll(0, symbol);  // still filling: nothing leaves
+            continue;
+        }
+        hash = symbols + 1 == k ? hasher.roll(0, symbol) : hasher.roll(leaving, symbol);
+        const std::size_t gram = symbols + 1 - k;
+        while (!candidates.empty() && candidates.back().first >= hash) candidates.pop_back();
+        candidates.emplace_back(hash, gram);
+        if (candidates.front().second + w <= gram) candidates.pop_front();
+        if (gram + 1 >= w) select_front();
     }
+    // Fewer k-grams than w: they form one window.
+    if (symbols >= k && symbols + 1 - k < w) select_front();
     return fingerprints;
 }
 

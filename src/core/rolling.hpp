@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "chunker.hpp"
@@ -34,17 +35,31 @@ struct Match {
     bool operator==(const Match&) const = default;
 };
 
-// Every occurrence of each needle in `haystack`, overlapping ones too, by offset and then needle index. Scans
-// offsets from `from` on and appends to `matches` until `limit` matches were added or the haystack ends; returns
-// the offset to resume from (haystack.size() + 1 once done), so callers can emit matches in batches. An empty
-// needle occurs at every offset 0..haystack.size().
-std::size_t rabin_karp_find(std::span<const std::uint8_t> haystack,
-                            std::span<const std::span<const std::uint8_t>> needles, std::size_t from,
-                            std::size_t limit, std::vector<Match>& matches, StopToken stop = {});
+// Every occurrence of each needle in a haystack, overlapping ones too, by offset and then needle index: one
+// Rabin-Karp rolling hash per distinct needle length, candidates verified byte by byte. An empty needle occurs at
+// every offset 0..haystack.size(). The needles' bytes must outlive the search.
+class RabinKarpSearch {
+public:
+    explicit RabinKarpSearch(std::span<const std::span<const std::uint8_t>> needles);
+    ~RabinKarpSearch();
 
-// Winnowing (Schleimer, Wilkerson and Aiken 2003): the Rabin-Karp hashes of every k-gram of `symbols`, then in
-// each window of w consecutive hashes the minimum (the rightmost one on ties), each selected position reported
-// once, in order. Fewer than w k-grams form one window; fewer than k symbols give nothing.
-std::vector<std::uint64_t> winnow(std::span<const char32_t> symbols, std::size_t k, std::size_t w, StopToken stop = {});
+    // Scans offsets from `from` on, appending to `matches` until `limit` matches were added or the haystack ends;
+    // returns the offset to resume from (haystack.size() + 1 once done), so callers can emit matches in batches.
+    std::size_t find(std::span<const std::uint8_t> haystack, std::size_t from, std::size_t limit,
+                     std::vector<Match>& matches, StopToken stop = {});
+
+private:
+    struct Width;
+    std::vector<std::span<const std::uint8_t>> needles_;
+    std::vector<Width> widths_;
+};
+
+// Winnowing (Schleimer, Wilkerson and Aiken 2003): the Rabin-Karp hashes of every k-gram of the code points of
+// `utf8` (invalid bytes count as U+FFFD), then in each window of w consecutive hashes the minimum (the rightmost
+// one on ties), each selected position reported once, in order. Fewer than w k-grams form one window; fewer than
+// k characters give nothing. Streams: memory is O(k + w) besides the result.
+inline constexpr std::size_t max_winnow_parameter = std::size_t{1} << 20;
+// Throws Error(invalid_parameter) unless 1 <= k, w <= max_winnow_parameter.
+std::vector<std::uint64_t> winnow(std::string_view utf8, std::int64_t k, std::int64_t w, StopToken stop = {});
 
 }  // namespace idcodec::cdc

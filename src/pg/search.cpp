@@ -1,6 +1,5 @@
 // SQL functions for Rabin-Karp substring search and winnowing fingerprints.
 #include "../core/rolling.hpp"
-#include "../core/utf8.hpp"
 #include "call_site.hpp"
 #include "values.hpp"
 
@@ -16,6 +15,11 @@ using namespace idcodec::pg;
 namespace {
 
 constexpr std::size_t batch = 65536;
+
+struct SearchState {
+    std::optional<RabinKarpSearch> search;
+    std::vector<Match> found;
+};
 
 std::span<const std::uint8_t> bytes_of(const varlena* value) {
     return {reinterpret_cast<const std::uint8_t*>(VARDATA_ANY(value)), VARSIZE_ANY_EXHDR(value)};
@@ -67,13 +71,15 @@ void emit_matches(FunctionCallInfo fcinfo, std::span<const std::uint8_t> haystac
     ReturnSetInfo* result = with_needle ? (InitMaterializedSRF(fcinfo, 0),
                                            reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo))
                                         : materialize_integers(fcinfo);
-    // Matches are found a batch at a time into a buffer of the call site, then emitted from this frame.
-    std::vector<Match>& found = call_site<std::vector<Match>>(fcinfo);
+    // The search and a batch of its matches live in the call site, so that each batch is emitted from this frame.
+    SearchState& state = call_site<SearchState>(fcinfo);
+    guarded([&](StopToken) { state.search.emplace(needles); });
     CharacterCounter counter(haystack);
+    std::vector<Match>& found = state.found;
     for (std::size_t from = 0; from <= haystack.size();) {
         guarded([&](StopToken stop) {
             found.clear();
-            from = rabin_karp_find(haystack, needles, from, batch, found, stop);
+            from = state.search->find(haystack, from, batch, found, stop);
         });
         for (const Match& match : found) {
             const int64 position = characters ? counter.position(match.offset) : static_cast<int64>(match.offset) + 1;
@@ -115,10 +121,15 @@ Datum idcodec_rabin_karp_find_bytea(PG_FUNCTION_ARGS) {
 PG_FUNCTION_INFO_V1(idcodec_rabin_karp_find_many);
 Datum idcodec_rabin_karp_find_many(PG_FUNCTION_ARGS) {
     const std::span<const std::uint8_t> haystack = bytes_of(PG_GETARG_TEXT_PP(0));
+    ArrayType* array = PG_GETARG_ARRAYTYPE_P(1);
+    if (ARR_NDIM(array) > 1)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("rabin_karp_find expects a one-dimensional array of needles (got %d dimensions)",
+                               ARR_NDIM(array))));
     Datum* elements;
     bool* nulls;
     int count;
-    deconstruct_array(PG_GETARG_ARRAYTYPE_P(1), TEXTOID, -1, false, TYPALIGN_INT, &elements, &nulls, &count);
+    deconstruct_array(array, TEXTOID, -1, false, TYPALIGN_INT, &elements, &nulls, &count);
     auto* needles = static_cast<std::span<const std::uint8_t>*>(palloc(sizeof(std::span<const std::uint8_t>) * (count + 1)));
     for (int i = 0; i < count; ++i) {
         if (nulls[i])
@@ -134,15 +145,8 @@ Datum idcodec_winnow(PG_FUNCTION_ARGS) {
     const std::string_view data = utf8_of(PG_GETARG_TEXT_PP(0));
     const int32 k = PG_GETARG_INT32(1);
     const int32 w = PG_GETARG_INT32(2);
-    if (k < 1 || w < 1)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("winnow needs k >= 1 and w >= 1 (got k = %d, w = %d)", k, w)));
     std::vector<std::uint64_t>& fingerprints = call_site<std::vector<std::uint64_t>>(fcinfo);
-    guarded([&](StopToken stop) {
-        const std::optional<std::u32string> symbols = idcodec::utf8::decode(data);
-        fingerprints = symbols ? winnow(*symbols, static_cast<std::size_t>(k), static_cast<std::size_t>(w), stop)
-                               : std::vector<std::uint64_t>{};
-    });
+    guarded([&](StopToken stop) { fingerprints = winnow(data, k, w, stop); });
     PG_RETURN_ARRAYTYPE_P(bigint_array(fingerprints));
 }
 

@@ -2,6 +2,9 @@
 // Python's big integers from the definitions; searches are checked against a naive scan.
 #include "core/rolling.hpp"
 
+#include "core/error.hpp"
+#include "core/utf8.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -35,9 +38,9 @@ TEST(MovingSum, SumOfTheWindow) {
 std::vector<Match> find_all(std::string_view haystack, std::vector<std::string_view> needles, std::size_t batch) {
     std::vector<std::span<const std::uint8_t>> spans;
     for (const auto needle : needles) spans.push_back(bytes(needle));
+    RabinKarpSearch search(spans);
     std::vector<Match> matches;
-    for (std::size_t from = 0; from <= haystack.size();)
-        from = rabin_karp_find(bytes(haystack), spans, from, batch, matches);
+    for (std::size_t from = 0; from <= haystack.size();) from = search.find(bytes(haystack), from, batch, matches);
     return matches;
 }
 
@@ -75,8 +78,8 @@ TEST(RabinKarpFind, AgreesWithANaiveScanInAnyBatchSize) {
     }
 }
 
-std::vector<std::uint64_t> winnowed(std::u32string_view text, std::size_t k, std::size_t w) {
-    return winnow(std::span<const char32_t>(text.data(), text.size()), k, w);
+std::vector<std::uint64_t> winnowed(std::u32string_view text, std::int64_t k, std::int64_t w) {
+    return winnow(utf8::encode(text), k, w);
 }
 
 TEST(Winnow, SchleimerWilkersonAiken) {
@@ -89,6 +92,9 @@ TEST(Winnow, SchleimerWilkersonAiken) {
                                           517145811483078711u, 765529057639044290u, 1184051614706647422u}));
     EXPECT_EQ(winnowed(U"ab", 3, 2), std::vector<std::uint64_t>{});
     EXPECT_EQ(winnowed(U"abcd", 2, 10), std::vector<std::uint64_t>{1627429141u});  // fewer grams than w
+    EXPECT_THROW(winnowed(U"abcd", 0, 4), Error);
+    EXPECT_THROW(winnowed(U"abcd", 4, max_winnow_parameter + 1), Error);
+    EXPECT_THROW(winnowed(U"abcd", -1, 4), Error);
 }
 
 TEST(MovingSumChunker, CutsWhereTheWindowSumIsAMultiple) {
