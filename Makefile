@@ -50,7 +50,7 @@ unit-asan: $(BUILD)/unit_tests_asan
 FUZZ_TARGETS = $(patsubst test/fuzz/%.cpp,$(BUILD)/fuzz_%,$(wildcard test/fuzz/*.cpp))
 FUZZ_SECONDS ?= 20
 
-$(BUILD)/fuzz_%: test/fuzz/%.cpp $(CORE_SRCS) $(wildcard src/core/*.hpp)
+$(BUILD)/fuzz_%: test/fuzz/%.cpp $(CORE_SRCS) $(wildcard src/core/*.hpp test/fuzz/*.hpp)
 	@mkdir -p $(BUILD)
 	clang++ $(CXXSTD) -O1 -g -Isrc -fsanitize=fuzzer,address,undefined -o $@ $< $(CORE_SRCS)
 

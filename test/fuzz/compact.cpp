@@ -1,20 +1,20 @@
 // libFuzzer target: the compact-identifier decoders on arbitrary bytes and alphabets, and round trips.
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 
 #include "core/compact.hpp"
 #include "core/error.hpp"
+#include "fuzz_input.hpp"
 
 using namespace idcodec;
+using idcodec::fuzz::take_field;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    std::string_view input(reinterpret_cast<const char*>(data), size);
-    const std::size_t split = input.find('\xff');
-    const std::string_view alphabet_text = input.substr(0, split);
-    const std::string_view code = split == std::string_view::npos ? std::string_view() : input.substr(split + 1);
+    // The alphabet, then after the first 0xFF byte (if any) the code.
+    std::string_view code(reinterpret_cast<const char*>(data), size);
+    const std::string_view alphabet_text = take_field(code);
     try {
         const Alphabet alphabet(alphabet_text, "fuzz");
         if (const auto number = compact::decode_number(code, alphabet)) {

@@ -1,29 +1,21 @@
 // libFuzzer target: hashids decoding of arbitrary bytes under arbitrary settings, and encode/decode round trips.
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/hashids.hpp"
+#include "fuzz_input.hpp"
 
-namespace {
-
-// Splits the input at the first two 0xFF bytes into salt, alphabet and the rest.
-std::string_view take_field(std::string_view& input) {
-    const std::size_t end = input.find('\xff');
-    const std::string_view field = input.substr(0, end);
-    input.remove_prefix(end == std::string_view::npos ? input.size() : end + 1);
-    return field;
-}
-
-}  // namespace
+using idcodec::fuzz::read_numbers;
+using idcodec::fuzz::take_field;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 1) return 0;
     const int min_length = data[0] % 40;
     std::string_view input(reinterpret_cast<const char*>(data + 1), size - 1);
+    // The input is split at the first two 0xFF bytes into salt, alphabet and the rest.
     const std::string_view salt = take_field(input);
     std::string_view alphabet = take_field(input);
     if (alphabet.size() < 16) alphabet = idcodec::Hashids::default_alphabet;
@@ -37,12 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (id != input) __builtin_trap();
         }
         // The rest, read as numbers, must round-trip.
-        numbers.clear();
-        for (std::size_t i = 0; i + 8 <= input.size() && numbers.size() < 8; i += 8) {
-            std::uint64_t value;
-            std::memcpy(&value, input.data() + i, 8);
-            numbers.push_back(value);
-        }
+        numbers = read_numbers(input, 8);
         hashids.encode(numbers, min_length, id);
         std::vector<std::uint64_t> decoded;
         if (!numbers.empty() && (!hashids.decode(id, min_length, decoded) || decoded != numbers)) __builtin_trap();

@@ -1,25 +1,16 @@
 // libFuzzer target: sqids decoding of arbitrary bytes under arbitrary settings and blocklists, canonical decoding
 // and encode/decode round trips.
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/sqids.hpp"
+#include "fuzz_input.hpp"
 
-namespace {
-
-// Splits off the text up to the next 0xFF byte.
-std::string_view take_field(std::string_view& input) {
-    const std::size_t end = input.find('\xff');
-    const std::string_view field = input.substr(0, end);
-    input.remove_prefix(end == std::string_view::npos ? input.size() : end + 1);
-    return field;
-}
-
-}  // namespace
+using idcodec::fuzz::read_numbers;
+using idcodec::fuzz::take_field;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 2) return 0;
@@ -45,12 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         sqids.decode(input, canonical, true);
         if (!canonical.empty() && canonical != numbers) __builtin_trap();
 
-        numbers.clear();
-        for (std::size_t i = 0; i + 8 <= input.size() && numbers.size() < 6; i += 8) {
-            std::uint64_t value;
-            std::memcpy(&value, input.data() + i, 8);
-            numbers.push_back(value);
-        }
+        numbers = read_numbers(input, 6);
         std::string id;
         sqids.encode(numbers, id);
         std::vector<std::uint64_t> decoded;

@@ -9,85 +9,32 @@
 // Environment: IDCODEC_INTEROP_SEED (uint32), IDCODEC_INTEROP_CASES (number-list cases, default 3000; a sixth as
 // many hex cases come on top), IDCODEC_INTEROP_SHOW (mismatches printed in full, default 5), PSQL (psql binary).
 
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
-const crypto = require('crypto');
-const { spawnSync } = require('child_process');
+const {
+    packageVersion, interopSeed, CASES, seededRandom, range, ASCII,
+    sqlWrapper, runSql, show, lit, printMismatches, finish,
+} = require('./common');
 
 const EXPECTED_VERSION = '2.3.0';
-const pkgVersion = JSON.parse(
-    fs.readFileSync(path.join(__dirname, 'node_modules', 'hashids', 'package.json'), 'utf8')).version;
-if (pkgVersion !== EXPECTED_VERSION) {
-    console.error(`hashids interop: expected hashids ${EXPECTED_VERSION} in ${__dirname}/node_modules, found ${pkgVersion}`);
-    process.exit(2);
-}
+const pkgVersion = packageVersion('hashids', 'hashids', EXPECTED_VERSION);
 const Hashids = require('hashids'); // CommonJS export is the class itself
 
 const DEFAULT_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890';
 const SEPS = 'cfhistuCFHISTU';
 const INT64_MAX = (1n << 63n) - 1n;
 
-// ---------------------------------------------------------------- seeded PRNG (splitmix32 → sfc32)
-const seedText = process.env.IDCODEC_INTEROP_SEED;
-let seed;
-if (seedText !== undefined && seedText !== '') {
-    if (!/^\d+$/.test(seedText) || Number(seedText) > 0xffffffff) {
-        console.error(`hashids interop: IDCODEC_INTEROP_SEED must be an integer 0..4294967295 (got ${seedText})`);
-        process.exit(2);
-    }
-    seed = Number(seedText);
-} else {
-    seed = crypto.randomInt(0, 0xffffffff);
-}
-const NUMBER_CASES = Number(process.env.IDCODEC_INTEROP_CASES || 3000);
+// ---------------------------------------------------------------- seed and random choices (common.js)
+const seed = interopSeed('hashids');
+const NUMBER_CASES = CASES;
 const HEX_CASES = Math.max(1, Math.round(NUMBER_CASES / 6));
-const SHOW = Number(process.env.IDCODEC_INTEROP_SHOW || 5);
 
-function splitmix32(x) {
-    return () => {
-        x = (x + 0x9e3779b9) | 0;
-        let z = x;
-        z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-        z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-        return (z ^ (z >>> 16)) >>> 0;
-    };
-}
-const sm = splitmix32(seed);
-let [sa, sb, sc, sd] = [sm(), sm(), sm(), sm()];
-function u32() {
-    const t = (((sa + sb) | 0) + sd) | 0;
-    sd = (sd + 1) | 0;
-    sa = sb ^ (sb >>> 9);
-    sb = (sc + (sc << 3)) | 0;
-    sc = (sc << 21) | (sc >>> 11);
-    sc = (sc + t) | 0;
-    return t >>> 0;
-}
-for (let i = 0; i < 16; i++) u32();
-const rnd = () => u32() / 4294967296;
-const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)); // inclusive
-const pick = (a) => a[Math.floor(rnd() * a.length)];
-const chance = (p) => rnd() < p;
+const { u32, int, pick, chance, weighted, shuffled, randomString, uniqueFrom } = seededRandom(seed);
 function bits(n) { // uniform BigInt in [0, 2^n)
     let v = 0n;
     for (let got = 0; got < n; got += 32) v = (v << 32n) | BigInt(u32());
     return v & ((1n << BigInt(n)) - 1n);
 }
-function weighted(table) { // [[weight, fn], ...]
-    let r = rnd() * table.reduce((s, [w]) => s + w, 0);
-    for (const [w, f] of table) { if ((r -= w) < 0) return f(); }
-    return table[table.length - 1][1]();
-}
-function shuffled(a) {
-    const b = [...a];
-    for (let i = b.length - 1; i > 0; i--) { const j = int(0, i); [b[i], b[j]] = [b[j], b[i]]; }
-    return b;
-}
 
 // ---------------------------------------------------------------- character pools (code points, no surrogates)
-const range = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, i) => String.fromCodePoint(lo + i));
-const ASCII = range(0x20, 0x7e); // printable ASCII incl. space and every regexp metacharacter
 const ASCII_NO_SEPS = ASCII.filter((c) => !SEPS.includes(c));
 const UNICODE_POOLS = {
     latin1: range(0xc0, 0xff).filter((c) => c !== '\u00d7' && c !== '\u00f7'),
@@ -106,8 +53,6 @@ const UNICODE_POOLS = {
 const UNICODE_ALL = Object.values(UNICODE_POOLS).flat();
 const NON_BMP = UNICODE_POOLS.emoji.concat(UNICODE_POOLS.mathAlnum, UNICODE_POOLS.cjkExtB);
 
-const randomString = (pool, len) => Array.from({ length: len }, () => pick(pool)).join('');
-
 // ---------------------------------------------------------------- generators
 function genSalt() {
     return weighted([
@@ -123,8 +68,6 @@ function genSalt() {
         [4, () => randomString(ASCII.concat(UNICODE_ALL), int(100, 1000))],
     ]);
 }
-
-function uniqueFrom(pool, n) { return shuffled([...new Set(pool)]).slice(0, n); }
 
 function withDuplicates(chars) {
     const out = [...chars];
@@ -265,39 +208,24 @@ for (let i = 0; i < NUMBER_CASES + HEX_CASES; i++) {
 const jsMillis = Date.now() - t0;
 
 // ---------------------------------------------------------------- SQL results (one psql session, one query)
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idcodec-hashids-interop-'));
-const inputFile = path.join(dir, 'cases.jsonl');
-const outputFile = path.join(dir, 'results.jsonl');
-const scriptFile = path.join(dir, 'interop.sql');
-fs.writeFileSync(inputFile, cases.map((c) => JSON.stringify({
-    i: c.i, k: c.kind === 'numbers' ? 'n' : 'h', s: c.salt, a: c.alphabet, m: c.minLength,
-    n: c.numbers ? c.numbers.map(String) : null, h: c.hex ?? null, id: c.id, t: c.tampered ?? null,
-})).join('\n') + '\n', 'utf8');
-
 // Each call is wrapped so an SQL error becomes a reported mismatch instead of aborting the run.
-const wrapper = (name, args, call) => `
-CREATE FUNCTION pg_temp.${name}(${args}) RETURNS jsonb LANGUAGE plpgsql AS $fn$
-BEGIN
-    RETURN jsonb_build_object('v', ${call});
-EXCEPTION WHEN OTHERS THEN
-    RETURN jsonb_build_object('e', SQLSTATE || ': ' || SQLERRM);
-END $fn$;`;
-const sqlQuote = (s) => `'${s.replace(/'/g, "''")}'`;
-fs.writeFileSync(scriptFile, `
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS idcodec;
-CREATE TEMP TABLE interop_cases (line text);
-\\copy interop_cases FROM ${sqlQuote(inputFile)} WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')
-${wrapper('enc', 'n bigint[], s text, m int, a text', 'hashids_encode(n, s, m, a)')}
-${wrapper('enc1', 'n bigint, s text, m int, a text', 'hashids_encode(n, s, m, a)')}
-${wrapper('dec', 'id text, s text, m int, a text', 'hashids_decode(id, s, m, a)::text')}
-${wrapper('dec1', 'id text, s text, m int, a text', 'hashids_decode_one(id, s, m, a)::text')}
-${wrapper('ench', 'h text, s text, m int, a text', 'hashids_encode_hex(h, s, m, a)')}
-${wrapper('dech', 'id text, s text, m int, a text', 'hashids_decode_hex(id, s, m, a)')}
-\\pset format unaligned
-\\pset tuples_only on
-\\o ${sqlQuote(outputFile)}
-SELECT jsonb_build_object(
+const wrapper = (name, args, call) => sqlWrapper(name, args, call, "jsonb_build_object('e', SQLSTATE || ': ' || SQLERRM)");
+const { results, sqlMillis } = runSql({
+    label: 'hashids',
+    seed,
+    records: cases.map((c) => ({
+        i: c.i, k: c.kind === 'numbers' ? 'n' : 'h', s: c.salt, a: c.alphabet, m: c.minLength,
+        n: c.numbers ? c.numbers.map(String) : null, h: c.hex ?? null, id: c.id, t: c.tampered ?? null,
+    })),
+    functions: [
+        wrapper('enc', 'n bigint[], s text, m int, a text', 'hashids_encode(n, s, m, a)'),
+        wrapper('enc1', 'n bigint, s text, m int, a text', 'hashids_encode(n, s, m, a)'),
+        wrapper('dec', 'id text, s text, m int, a text', 'hashids_decode(id, s, m, a)::text'),
+        wrapper('dec1', 'id text, s text, m int, a text', 'hashids_decode_one(id, s, m, a)::text'),
+        wrapper('ench', 'h text, s text, m int, a text', 'hashids_encode_hex(h, s, m, a)'),
+        wrapper('dech', 'id text, s text, m int, a text', 'hashids_decode_hex(id, s, m, a)'),
+    ],
+    query: `SELECT jsonb_build_object(
            'i', i,
            'encode', CASE WHEN k = 'n' THEN pg_temp.enc(n, s, m, a) END,
            'encode_single', CASE WHEN k = 'n' AND cardinality(n) = 1 THEN pg_temp.enc1(n[1], s, m, a) END,
@@ -314,28 +242,8 @@ FROM (SELECT (j->>'i')::int AS i, j->>'k' AS k, j->>'s' AS s, (j->>'m')::int AS 
                   THEN ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(j->'n') WITH ORDINALITY AS e(x, o)
                              ORDER BY o) END AS n
       FROM (SELECT line::jsonb AS j FROM interop_cases) raw) c
-ORDER BY i;
-\\o
-`, 'utf8');
-
-const t1 = Date.now();
-const psql = spawnSync(process.env.PSQL || 'psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', scriptFile], {
-    env: { ...process.env, PGCLIENTENCODING: 'UTF8' }, encoding: 'utf8', maxBuffer: 64 << 20,
+ORDER BY i;`,
 });
-const sqlMillis = Date.now() - t1;
-if (psql.error || psql.status !== 0) {
-    console.error(`hashids interop: psql failed (status ${psql.status}${psql.error ? `, ${psql.error.message}` : ''})`);
-    console.error((psql.stderr || '').trim());
-    console.error(`(inputs kept in ${dir}; seed ${seed})`);
-    process.exit(2);
-}
-const results = new Map();
-for (const line of fs.readFileSync(outputFile, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    const r = JSON.parse(line);
-    results.set(r.i, r);
-}
-fs.rmSync(dir, { recursive: true, force: true });
 
 // ---------------------------------------------------------------- compare
 const mismatches = [];
@@ -343,14 +251,12 @@ let checks = 0;
 let tamperedCount = 0;
 let tamperedAccepted = 0;
 const beyondBigint = []; // tampered hex ids hashids.js decodes to a number above 2^63-1, where SQL gives NULL
-const show = (v) => (v === null || v === undefined ? 'NULL' : JSON.stringify(v));
 function check(c, what, sqlResult, expected, sqlCall) {
     checks++;
     if (sqlResult && !('e' in sqlResult) && sqlResult.v === expected) return;
     const sql = !sqlResult ? '(no row)' : 'e' in sqlResult ? `ERROR ${sqlResult.e}` : show(sqlResult.v);
     mismatches.push({ c, what, js: show(expected), sql, sqlCall });
 }
-const lit = (s) => `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}'`;
 for (const c of cases) {
     const r = results.get(c.i);
     const settings = `${lit(c.salt)}, ${c.minLength}, ${lit(c.alphabet)}`;
@@ -388,17 +294,15 @@ for (const c of cases) {
     }
 }
 
-for (const m of mismatches.slice(0, SHOW)) {
-    const c = m.c;
-    console.log(`MISMATCH ${m.what}, case ${c.i} (${c.alphabetKind} alphabet):`);
-    console.log(`  salt=${JSON.stringify(c.salt)} min_length=${c.minLength}`);
-    console.log(`  alphabet=${JSON.stringify(c.alphabet)}`);
-    console.log(`  ${c.kind === 'numbers' ? `numbers=[${c.numbers.join(',')}]` : `hex=${JSON.stringify(c.hex)}`}`
-        + ` js_id=${JSON.stringify(c.id)}${c.tampered != null ? ` tampered_id=${JSON.stringify(c.tampered)}` : ''}`);
-    console.log(`  hashids.js: ${m.js}   SQL: ${m.sql}`);
-    console.log(`  repro: SELECT ${m.sqlCall};`);
-}
-if (mismatches.length > SHOW) console.log(`... and ${mismatches.length - SHOW} more mismatches (IDCODEC_INTEROP_SHOW=N prints more)`);
+printMismatches(mismatches, 'hashids.js', (c) => ({
+    title: `${c.alphabetKind} alphabet`,
+    lines: [
+        `salt=${JSON.stringify(c.salt)} min_length=${c.minLength}`,
+        `alphabet=${JSON.stringify(c.alphabet)}`,
+        `${c.kind === 'numbers' ? `numbers=[${c.numbers.join(',')}]` : `hex=${JSON.stringify(c.hex)}`}`
+            + ` js_id=${JSON.stringify(c.id)}${c.tampered != null ? ` tampered_id=${JSON.stringify(c.tampered)}` : ''}`,
+    ],
+}));
 for (const note of jsNotes.slice(0, 5)) console.log(`note (hashids.js itself): ${note}`);
 if (beyondBigint.length > 0) {
     console.log(`note: ${beyondBigint.length} tampered hex id(s) hold a number above 2^63-1 for hashids.js;`
@@ -408,5 +312,4 @@ if (beyondBigint.length > 0) {
 console.log(`hashids.js ${pkgVersion}: ${NUMBER_CASES} number lists + ${HEX_CASES} hex strings, ${tamperedCount} tampered ids`
     + ` (${tamperedAccepted} still valid, ${beyondBigint.length} beyond bigint), ${checks} checks; js ${jsMillis} ms, sql ${sqlMillis} ms;`
     + ` rerun with IDCODEC_INTEROP_SEED=${seed}`);
-console.log(`hashids interop: ${cases.length} cases, ${mismatches.length} mismatches (seed ${seed})`);
-process.exit(mismatches.length > 0 ? 1 : 0);
+finish('hashids', cases, mismatches, seed);

@@ -17,19 +17,13 @@
 // Environment: IDCODEC_INTEROP_SEED (uint32), IDCODEC_INTEROP_CASES (random cases, default 3000; the fixed
 // invalid-settings cases come on top), IDCODEC_INTEROP_SHOW (mismatches printed in full, default 5), PSQL (psql).
 
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
-const crypto = require('crypto');
-const { spawnSync } = require('child_process');
+const {
+    packageVersion, interopSeed, CASES, seededRandom, range, ASCII,
+    sqlWrapper, runSql, show, lit, printMismatches, finish,
+} = require('./common');
 
 const EXPECTED_VERSION = '0.3.0';
-const pkgVersion = JSON.parse(
-    fs.readFileSync(path.join(__dirname, 'node_modules', 'sqids', 'package.json'), 'utf8')).version;
-if (pkgVersion !== EXPECTED_VERSION) {
-    console.error(`sqids interop: expected sqids ${EXPECTED_VERSION} in ${__dirname}/node_modules, found ${pkgVersion}`);
-    process.exit(2);
-}
+const pkgVersion = packageVersion('sqids', 'sqids', EXPECTED_VERSION);
 const sqidsModule = require('sqids'); // CommonJS: { default: class Sqids, defaultOptions }
 const Sqids = sqidsModule.default;
 const DEFAULT_BLOCKLIST = [...sqidsModule.defaultOptions.blocklist];
@@ -41,64 +35,16 @@ if (typeof Sqids !== 'function' || DEFAULT_BLOCKLIST.length !== 560
 }
 const MAX_ATTEMPTS = 'Reached max attempts to re-generate the ID';
 
-// ---------------------------------------------------------------- seeded PRNG (splitmix32 → sfc32)
-const seedText = process.env.IDCODEC_INTEROP_SEED;
-let seed;
-if (seedText !== undefined && seedText !== '') {
-    if (!/^\d+$/.test(seedText) || Number(seedText) > 0xffffffff) {
-        console.error(`sqids interop: IDCODEC_INTEROP_SEED must be an integer 0..4294967295 (got ${seedText})`);
-        process.exit(2);
-    }
-    seed = Number(seedText);
-} else {
-    seed = crypto.randomInt(0, 0xffffffff);
-}
-const CASES = Number(process.env.IDCODEC_INTEROP_CASES || 3000);
-const SHOW = Number(process.env.IDCODEC_INTEROP_SHOW || 5);
+// ---------------------------------------------------------------- seed and random choices (common.js)
+const seed = interopSeed('sqids');
 
-function splitmix32(x) {
-    return () => {
-        x = (x + 0x9e3779b9) | 0;
-        let z = x;
-        z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-        z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-        return (z ^ (z >>> 16)) >>> 0;
-    };
-}
-const sm = splitmix32(seed);
-let [sa, sb, sc, sd] = [sm(), sm(), sm(), sm()];
-function u32() {
-    const t = (((sa + sb) | 0) + sd) | 0;
-    sd = (sd + 1) | 0;
-    sa = sb ^ (sb >>> 9);
-    sb = (sc + (sc << 3)) | 0;
-    sc = (sc << 21) | (sc >>> 11);
-    sc = (sc + t) | 0;
-    return t >>> 0;
-}
-for (let i = 0; i < 16; i++) u32();
-const rnd = () => u32() / 4294967296;
-const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)); // inclusive
-const pick = (a) => a[Math.floor(rnd() * a.length)];
-const chance = (p) => rnd() < p;
+const { u32, int, pick, chance, weighted, shuffled, randomString, uniqueFrom } = seededRandom(seed);
 function bits(n) { // uniform integer in [0, 2^n) as a Number, n <= 53
     const v = (BigInt(u32()) << 32n) | BigInt(u32());
     return Number(v & ((1n << BigInt(n)) - 1n));
 }
-function weighted(table) { // [[weight, fn], ...]
-    let r = rnd() * table.reduce((s, [w]) => s + w, 0);
-    for (const [w, f] of table) { if ((r -= w) < 0) return f(); }
-    return table[table.length - 1][1]();
-}
-function shuffled(a) {
-    const b = [...a];
-    for (let i = b.length - 1; i > 0; i--) { const j = int(0, i); [b[i], b[j]] = [b[j], b[i]]; }
-    return b;
-}
 
 // ---------------------------------------------------------------- character pools
-const range = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, i) => String.fromCodePoint(lo + i));
-const ASCII = range(0x20, 0x7e); // printable ASCII incl. space and every regexp metacharacter (95)
 const LOWER = range(0x61, 0x7a);
 const UPPER = range(0x41, 0x5a);
 const DIGITS = range(0x30, 0x39);
@@ -107,8 +53,6 @@ const DIGITS = range(0x30, 0x39);
 const NON_ASCII = ['\u00e9', '\u00c9', '\u00df', '\u212a', '\u0130', '\u017f', '\u03a3', '\u0436', '\u65e5',
     '\u{1F600}', '\u{1D400}', '\u00a0', '\u0301'];
 
-const randomString = (pool, len) => Array.from({ length: len }, () => pick(pool)).join('');
-function uniqueFrom(pool, n) { return shuffled([...new Set(pool)]).slice(0, n); }
 function randomCase(s) {
     return weighted([
         [50, () => s],
@@ -416,36 +360,21 @@ for (let n = 0; n < CASES; n++) {
 const jsMillis = Date.now() - t0;
 
 // ---------------------------------------------------------------- SQL results (one psql session, one query)
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idcodec-sqids-interop-'));
-const inputFile = path.join(dir, 'cases.jsonl');
-const outputFile = path.join(dir, 'results.jsonl');
-const scriptFile = path.join(dir, 'interop.sql');
-fs.writeFileSync(inputFile, cases.map((c) => JSON.stringify({
-    i: c.i, a: c.alphabet, m: c.minLength, b: c.blocklist, n: c.numbers.map(String),
-    id: c.encode.id ?? null, t: c.tampered,
-})).join('\n') + '\n', 'utf8');
-
 // Each call is wrapped so an SQL error becomes a value ({"e": ...}) instead of aborting the run.
-const wrapper = (name, args, call) => `
-CREATE FUNCTION pg_temp.${name}(${args}) RETURNS jsonb LANGUAGE plpgsql AS $fn$
-BEGIN
-    RETURN jsonb_build_object('v', ${call});
-EXCEPTION WHEN OTHERS THEN
-    RETURN jsonb_build_object('e', SQLERRM, 'state', SQLSTATE);
-END $fn$;`;
-const sqlQuote = (s) => `'${s.replace(/'/g, "''")}'`;
-fs.writeFileSync(scriptFile, `
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS idcodec;
-CREATE TEMP TABLE interop_cases (line text);
-\\copy interop_cases FROM ${sqlQuote(inputFile)} WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')
-${wrapper('enc', 'n bigint[], a text, m int, b text[]', 'sqids_encode(n, a, m, b)')}
-${wrapper('enc1', 'n bigint, a text, m int, b text[]', 'sqids_encode(n, a, m, b)')}
-${wrapper('dec', 'id text, a text, m int, b text[], canon boolean', 'sqids_decode(id, a, m, b, canon)::text')}
-\\pset format unaligned
-\\pset tuples_only on
-\\o ${sqlQuote(outputFile)}
-SELECT jsonb_build_object(
+const wrapper = (name, args, call) => sqlWrapper(name, args, call, "jsonb_build_object('e', SQLERRM, 'state', SQLSTATE)");
+const { results, sqlMillis } = runSql({
+    label: 'sqids',
+    seed,
+    records: cases.map((c) => ({
+        i: c.i, a: c.alphabet, m: c.minLength, b: c.blocklist, n: c.numbers.map(String),
+        id: c.encode.id ?? null, t: c.tampered,
+    })),
+    functions: [
+        wrapper('enc', 'n bigint[], a text, m int, b text[]', 'sqids_encode(n, a, m, b)'),
+        wrapper('enc1', 'n bigint, a text, m int, b text[]', 'sqids_encode(n, a, m, b)'),
+        wrapper('dec', 'id text, a text, m int, b text[], canon boolean', 'sqids_decode(id, a, m, b, canon)::text'),
+    ],
+    query: `SELECT jsonb_build_object(
            'i', i,
            'encode', pg_temp.enc(n, a, m, b),
            'encode_single', CASE WHEN cardinality(n) = 1 THEN pg_temp.enc1(n[1], a, m, b) END,
@@ -460,33 +389,12 @@ FROM (SELECT (j->>'i')::int AS i, j->>'a' AS a, (j->>'m')::int AS m, j->>'id' AS
              END AS b,
              ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(j->'n') WITH ORDINALITY AS e(x, o) ORDER BY o) AS n
       FROM (SELECT line::jsonb AS j FROM interop_cases) raw) c
-ORDER BY i;
-\\o
-`, 'utf8');
-
-const t1 = Date.now();
-const psql = spawnSync(process.env.PSQL || 'psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', scriptFile], {
-    env: { ...process.env, PGCLIENTENCODING: 'UTF8' }, encoding: 'utf8', maxBuffer: 64 << 20,
+ORDER BY i;`,
 });
-const sqlMillis = Date.now() - t1;
-if (psql.error || psql.status !== 0) {
-    console.error(`sqids interop: psql failed (status ${psql.status}${psql.error ? `, ${psql.error.message}` : ''})`);
-    console.error((psql.stderr || '').trim());
-    console.error(`(inputs kept in ${dir}; seed ${seed})`);
-    process.exit(2);
-}
-const results = new Map();
-for (const line of fs.readFileSync(outputFile, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    const r = JSON.parse(line);
-    results.set(r.i, r);
-}
-fs.rmSync(dir, { recursive: true, force: true });
 
 // ---------------------------------------------------------------- compare
 const mismatches = [];
 let checks = 0;
-const show = (v) => (v === null || v === undefined ? 'NULL' : JSON.stringify(v));
 const showSql = (r) => (!r ? '(no result)' : 'e' in r ? `ERROR ${r.state}: ${r.e}` : show(r.v));
 // expected: {value} or {error}
 function check(c, what, sqlResult, expected, sqlCall) {
@@ -501,7 +409,6 @@ function check(c, what, sqlResult, expected, sqlCall) {
     const js = 'error' in expected ? `throws ${JSON.stringify(expected.error)}` : show(expected.value);
     mismatches.push({ c, what, js, sql: showSql(sqlResult), sqlCall });
 }
-const lit = (s) => `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}'`;
 const blocklistLit = (b) => (b === null ? 'NULL' : b.length === 0 ? "'{}'::text[]" : `ARRAY[${b.map(lit).join(', ')}]::text[]`);
 for (const c of cases) {
     const r = results.get(c.i);
@@ -533,21 +440,18 @@ for (const c of cases) {
 }
 
 const clip = (s, n) => (s.length > n ? `${s.slice(0, n)}... (${s.length} chars)` : s);
-for (const m of mismatches.slice(0, SHOW)) {
-    const c = m.c;
-    console.log(`MISMATCH ${m.what}, case ${c.i} (${c.kind} alphabet, ${c.blocklistKind} blocklist):`);
-    console.log(`  alphabet=${JSON.stringify(c.alphabet)} min_length=${c.minLength}`);
-    console.log(`  blocklist=${c.blocklist === null ? 'NULL (default)' : JSON.stringify(c.blocklist)}`);
-    console.log(`  numbers=[${c.numbers.join(',')}] js_id=${c.encode.id !== undefined ? JSON.stringify(c.encode.id) : `(throws ${JSON.stringify(c.encode.error)})`}`
-        + `${c.tampered.length > 0 ? ` tampered_ids=${JSON.stringify(c.tampered)}` : ''}`);
-    console.log(`  sqids.js: ${m.js}   SQL: ${m.sql}`);
-    console.log(`  repro: SELECT ${m.sqlCall};`);
-}
-if (mismatches.length > SHOW) console.log(`... and ${mismatches.length - SHOW} more mismatches (IDCODEC_INTEROP_SHOW=N prints more)`);
+printMismatches(mismatches, 'sqids.js', (c) => ({
+    title: `${c.kind} alphabet, ${c.blocklistKind} blocklist`,
+    lines: [
+        `alphabet=${JSON.stringify(c.alphabet)} min_length=${c.minLength}`,
+        `blocklist=${c.blocklist === null ? 'NULL (default)' : JSON.stringify(c.blocklist)}`,
+        `numbers=[${c.numbers.join(',')}] js_id=${c.encode.id !== undefined ? JSON.stringify(c.encode.id) : `(throws ${JSON.stringify(c.encode.error)})`}`
+            + `${c.tampered.length > 0 ? ` tampered_ids=${JSON.stringify(c.tampered)}` : ''}`,
+    ],
+}));
 for (const note of jsNotes.slice(0, 5)) console.log(`note (sqids.js itself): ${clip(note, 300)}`);
 console.log(`sqids.js ${pkgVersion}: ${CASES} random + ${FIXED.length} fixed cases (${stats.blocked} ids changed by a blocklist,`
     + ` ${stats.maxAttempts} '${MAX_ATTEMPTS}', ${stats.ctorErrors} invalid settings), ${stats.tampered} tampered ids`
     + ` (${stats.tamperedValid} decode to numbers, ${stats.imprecise} skipped: sqids.js decodes a number above 2^53),`
     + ` ${checks} checks; js ${jsMillis} ms, sql ${sqlMillis} ms; rerun with IDCODEC_INTEROP_SEED=${seed}`);
-console.log(`sqids interop: ${cases.length} cases, ${mismatches.length} mismatches (seed ${seed})`);
-process.exit(mismatches.length > 0 ? 1 : 0);
+finish('sqids', cases, mismatches, seed);

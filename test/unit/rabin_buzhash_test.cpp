@@ -5,31 +5,19 @@
 
 #include <cstdint>
 #include <fstream>
-#include <iterator>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "chunking_support.hpp"
 #include "core/error.hpp"
-#include "jsonl.hpp"
 
 namespace idcodec::cdc {
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
-
-Bytes read_bytes(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw std::runtime_error("cannot open " + path);
-    return Bytes(std::istreambuf_iterator<char>(file), {});
-}
-
-const Bytes& sekien() {
-    static const Bytes data = read_bytes(test::vectors_dir() + "/../data/SekienAkashita.jpg");
-    return data;
-}
+using namespace test;
 
 // Deterministic test data: xorshift64* bytes, optionally with long runs so max_size cuts happen too.
 Bytes pseudo_random(std::size_t size, std::uint64_t state, bool with_runs = false) {
@@ -45,19 +33,6 @@ Bytes pseudo_random(std::size_t size, std::uint64_t state, bool with_runs = fals
     return data;
 }
 
-struct Row {
-    std::size_t start;
-    std::size_t length;
-    std::optional<std::uint64_t> hash;
-    bool operator==(const Row&) const = default;
-};
-
-struct Block {
-    std::string algorithm;
-    std::vector<std::uint64_t> params;
-    std::vector<Row> rows;
-};
-
 // '# buzhash seed=S offset=O window=W -> V' or '# buzhash seed=S bytes=TEXT -> V'.
 struct BuzLine {
     std::uint64_t seed = 0;
@@ -66,101 +41,49 @@ struct BuzLine {
     std::uint32_t value = 0;
 };
 
-struct Vectors {
-    std::vector<Block> blocks;
-    std::vector<BuzLine> buzhash;
-};
-
-const Vectors& vectors() {
-    static const Vectors parsed = [] {
-        Vectors v;
-        std::ifstream file(test::vectors_dir() + "/chunking.txt");
+const std::vector<BuzLine>& buzhash_lines() {
+    static const std::vector<BuzLine> parsed = [] {
+        std::vector<BuzLine> lines;
+        std::ifstream file(vectors_dir() + "/chunking.txt");
         if (!file) throw std::runtime_error("cannot open chunking.txt");
-        Block* current = nullptr;
         for (std::string line; std::getline(file, line);) {
+            if (line.rfind("# buzhash ", 0) != 0) continue;
             std::istringstream in(line);
-            if (line.rfind("# buzhash ", 0) == 0) {
-                BuzLine b;
-                std::string word;
-                in >> word >> word;
-                for (in >> word; word != "->"; in >> word) {
-                    const auto eq = word.find('=');
-                    const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
-                    if (key == "seed") b.seed = std::stoull(value);
-                    if (key == "offset") b.offset = std::stoull(value);
-                    if (key == "window") b.window = std::stoull(value);
-                    if (key == "bytes") b.bytes = value;
-                }
-                std::uint64_t value;
-                in >> value;
-                b.value = static_cast<std::uint32_t>(value);
-                v.buzhash.push_back(b);
-                current = nullptr;
-            } else if (line.rfind("# restic ", 0) == 0 || line.rfind("# borg ", 0) == 0) {
-                Block block;
-                std::string hash_mark;
-                in >> hash_mark >> block.algorithm;
-                for (std::uint64_t p; in >> p;) block.params.push_back(p);
-                if (block.params.empty()) {  // the header's '# restic lines: ...' explanation
-                    current = nullptr;
-                    continue;
-                }
-                v.blocks.push_back(block);
-                current = &v.blocks.back();
-            } else if (line.rfind("#", 0) == 0) {
-                current = nullptr;  // a block of another algorithm, or a comment
-            } else if (current != nullptr && !line.empty()) {
-                Row row{};
-                in >> row.start >> row.length;
-                if (std::uint64_t hash; in >> hash) row.hash = hash;
-                current->rows.push_back(row);
+            BuzLine b;
+            std::string word;
+            in >> word >> word;
+            for (in >> word; word != "->"; in >> word) {
+                const auto eq = word.find('=');
+                const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+                if (key == "seed") b.seed = std::stoull(value);
+                if (key == "offset") b.offset = std::stoull(value);
+                if (key == "window") b.window = std::stoull(value);
+                if (key == "bytes") b.bytes = value;
             }
+            std::uint64_t value;
+            in >> value;
+            b.value = static_cast<std::uint32_t>(value);
+            lines.push_back(b);
         }
-        return v;
+        return lines;
     }();
     return parsed;
-}
-
-// Chunks over the whole buffer: each call sees every remaining byte.
-std::vector<Row> chunk_whole(const Chunker& chunker, std::span<const std::uint8_t> data) {
-    std::vector<Row> rows;
-    for (std::size_t pos = 0; pos < data.size();) {
-        const Cut cut = chunker.cut(data.subspan(pos), true);
-        if (cut.length == 0) throw std::runtime_error("empty chunk");
-        rows.push_back({pos, cut.length, cut.hash});
-        pos += cut.length;
-    }
-    return rows;
-}
-
-// The streaming contract: only lookahead() bytes per call until the rest fits.
-std::vector<Row> chunk_streaming(const Chunker& chunker, std::span<const std::uint8_t> data) {
-    std::vector<Row> rows;
-    for (std::size_t pos = 0; pos < data.size();) {
-        const std::size_t left = data.size() - pos;
-        const bool final = left <= chunker.lookahead();
-        const Cut cut = chunker.cut(data.subspan(pos, final ? left : chunker.lookahead()), final);
-        if (cut.length == 0 || cut.length > left) throw std::runtime_error("bad chunk length");
-        rows.push_back({pos, cut.length, cut.hash});
-        pos += cut.length;
-    }
-    return rows;
 }
 
 // Cut has no operator==; compare it as a pair.
 std::pair<std::size_t, std::uint64_t> pair(Cut cut) { return {cut.length, cut.hash}; }
 
-std::vector<Row> without_hashes(std::vector<Row> rows) {
-    for (Row& row : rows) row.hash.reset();
-    return rows;
+std::vector<Chunk> without_hashes(std::vector<Chunk> chunks) {
+    for (Chunk& chunk : chunks) chunk.hash.reset();
+    return chunks;
 }
 
-ChunkerSettings restic_settings(const Block& block) {
+ChunkerSettings restic_settings(const VectorBlock& block) {
     // restic MinSize MaxSize average_bits
     return {block.params.at(0), std::size_t{1} << block.params.at(2), block.params.at(1), 0, 0};
 }
 
-ChunkerSettings borg_settings(const Block& block) {
+ChunkerSettings borg_settings(const VectorBlock& block) {
     // borg seed chunk_min_exp chunk_max_exp hash_mask_bits window
     return {std::size_t{1} << block.params.at(1), std::size_t{1} << block.params.at(3),
             std::size_t{1} << block.params.at(2), block.params.at(0), block.params.at(4)};
@@ -216,17 +139,17 @@ TEST(RabinPolynomial, SeedSelectsADeterministicIrreducibleDegree53Polynomial) {
 
 TEST(RabinChunker, ResticVectors) {
     std::size_t blocks = 0, chunks = 0;
-    for (const Block& block : vectors().blocks) {
+    for (const VectorBlock& block : chunking_blocks()) {
         if (block.algorithm != "restic") continue;
         SCOPED_TRACE("restic " + std::to_string(block.params[0]) + " " + std::to_string(block.params[1]) + " " +
                      std::to_string(block.params[2]));
         const auto chunker = make_rabin_chunker(restic_settings(block));
-        ASSERT_FALSE(block.rows.empty());
-        for (const Row& row : block.rows) ASSERT_TRUE(row.hash.has_value());
-        EXPECT_EQ(chunk_whole(*chunker, sekien()), block.rows);
-        EXPECT_EQ(chunk_streaming(*chunker, sekien()), block.rows);
+        ASSERT_FALSE(block.chunks.empty());
+        for (const Chunk& chunk : block.chunks) ASSERT_TRUE(chunk.hash.has_value());
+        EXPECT_EQ(chunk_all(*chunker, sekien()), block.chunks);
+        EXPECT_EQ(chunk_streaming(*chunker, sekien()), block.chunks);
         ++blocks;
-        chunks += block.rows.size();
+        chunks += block.chunks.size();
     }
     EXPECT_EQ(blocks, 3u);
     EXPECT_EQ(chunks, 4u + 18u + 68u);
@@ -237,12 +160,12 @@ TEST(RabinChunker, CutHashIsTheFingerprintOfTheLast64Bytes) {
     for (std::uint64_t seed : {0ull, 5ull}) {
         const auto chunker = make_rabin_chunker({256, 1024, 4096, seed, 64});
         RabinHash hash(64, seed);
-        for (const Row& row : chunk_whole(*chunker, data)) {
-            ASSERT_GE(row.length, 256u);
-            const auto last64 = std::span(data).subspan(row.start + row.length - 64, 64);
-            EXPECT_EQ(row.hash, hash.start(last64));
-            if (row.length < 4096 && row.start + row.length < data.size()) {
-                EXPECT_EQ(*row.hash & 1023, 0u);
+        for (const Chunk& chunk : chunk_all(*chunker, data)) {
+            ASSERT_GE(chunk.length, 256u);
+            const auto last64 = std::span(data).subspan(chunk.offset + chunk.length - 64, 64);
+            EXPECT_EQ(chunk.hash, hash.start(last64));
+            if (chunk.length < 4096 && chunk.offset + chunk.length < data.size()) {
+                EXPECT_EQ(*chunk.hash & 1023, 0u);
             }
         }
     }
@@ -273,9 +196,9 @@ TEST(RabinChunker, StreamingMatchesWholeBufferOnOtherData) {
                                              ChunkerSettings{512, 2048, 3000, seed, 64},
                                              ChunkerSettings{4096, 4096, 4096, seed, 0}}) {
                 const auto chunker = make_rabin_chunker(s);
-                const auto whole = chunk_whole(*chunker, data);
+                const auto whole = chunk_all(*chunker, data);
                 EXPECT_EQ(chunk_streaming(*chunker, data), whole);
-                for (const Row& row : whole) EXPECT_LE(row.length, s.max_size);
+                for (const Chunk& chunk : whole) EXPECT_LE(chunk.length, s.max_size);
             }
         }
 }
@@ -330,7 +253,7 @@ TEST(Buzhash, TableAndSeed) {
 
 TEST(Buzhash, VectorLines) {
     std::size_t checked = 0;
-    for (const BuzLine& line : vectors().buzhash) {
+    for (const BuzLine& line : buzhash_lines()) {
         const auto table = buzhash::make_table(buzhash::seed32(line.seed));
         if (line.offset) {
             const auto window = std::span(sekien()).subspan(*line.offset, *line.window);
@@ -348,32 +271,32 @@ TEST(Buzhash, VectorLines) {
 
 TEST(BuzhashChunker, BorgVectors) {
     std::size_t blocks = 0, chunks = 0;
-    for (const Block& block : vectors().blocks) {
+    for (const VectorBlock& block : chunking_blocks()) {
         if (block.algorithm != "borg") continue;
         SCOPED_TRACE("borg " + std::to_string(block.params[0]) + " " + std::to_string(block.params[1]) + " " +
                      std::to_string(block.params[2]) + " " + std::to_string(block.params[3]) + " " +
                      std::to_string(block.params[4]));
         const ChunkerSettings settings = borg_settings(block);
         const auto chunker = make_buzhash_chunker(settings);
-        const auto whole = chunk_whole(*chunker, sekien());
-        EXPECT_EQ(without_hashes(whole), block.rows);
+        const auto whole = chunk_all(*chunker, sekien());
+        EXPECT_EQ(without_hashes(whole), block.chunks);
         EXPECT_EQ(chunk_streaming(*chunker, sekien()), whole);
         // Cut.hash: the hash of the window starting at a content cut, or of the window ending a forced cut.
         const auto table = buzhash::make_table(buzhash::seed32(settings.seed));
         const std::size_t window = settings.window_size;
-        for (const Row& row : whole) {
-            const std::size_t end = row.start + row.length;
-            if (row.length < settings.min_size + window + 1 && end == sekien().size()) {
-                EXPECT_EQ(row.hash, 0u);
-            } else if (row.length == settings.max_size || end == sekien().size()) {
-                EXPECT_EQ(row.hash, buzhash::hash(std::span(sekien()).subspan(end - window, window), table));
+        for (const Chunk& chunk : whole) {
+            const std::size_t end = chunk.offset + chunk.length;
+            if (chunk.length < settings.min_size + window + 1 && end == sekien().size()) {
+                EXPECT_EQ(chunk.hash, 0u);
+            } else if (chunk.length == settings.max_size || end == sekien().size()) {
+                EXPECT_EQ(chunk.hash, buzhash::hash(std::span(sekien()).subspan(end - window, window), table));
             } else {
-                EXPECT_EQ(row.hash, buzhash::hash(std::span(sekien()).subspan(end, window), table));
-                EXPECT_EQ(*row.hash & (settings.avg_size - 1), 0u);
+                EXPECT_EQ(chunk.hash, buzhash::hash(std::span(sekien()).subspan(end, window), table));
+                EXPECT_EQ(*chunk.hash & (settings.avg_size - 1), 0u);
             }
         }
         ++blocks;
-        chunks += block.rows.size();
+        chunks += block.chunks.size();
     }
     EXPECT_EQ(blocks, 4u);
     EXPECT_EQ(chunks, 7u + 19u + 18u + 29u);
@@ -405,9 +328,9 @@ TEST(BuzhashChunker, StreamingMatchesWholeBufferOnOtherData) {
                  {ChunkerSettings{1024, 4096, 16384, seed, 0}, ChunkerSettings{256, 1024, 4096, seed, 48},
                   ChunkerSettings{64, 64, 128, seed, 63}, ChunkerSettings{1, 1, 4, seed, 1}}) {
                 const auto chunker = make_buzhash_chunker(s);
-                const auto whole = chunk_whole(*chunker, data);
+                const auto whole = chunk_all(*chunker, data);
                 EXPECT_EQ(chunk_streaming(*chunker, data), whole);
-                for (const Row& row : whole) EXPECT_LE(row.length, s.max_size);
+                for (const Chunk& chunk : whole) EXPECT_LE(chunk.length, s.max_size);
             }
         }
 }
