@@ -8,14 +8,15 @@ namespace idcodec {
 
 class Divisor {
 public:
-    // divisor >= 2
-    explicit Divisor(std::uint32_t divisor) : divisor_(divisor), inverse_(UINT64_MAX / divisor + 1) {}
+    // divisor >= 1 (the multiplication needs divisor >= 2; 1 always takes the plain division)
+    explicit Divisor(std::uint32_t divisor)
+        : divisor_(divisor), inverse_(UINT64_MAX / divisor + 1), fast_below_(divisor >= 2 ? std::uint64_t{1} << 32 : 0) {}
 
     std::uint32_t value() const noexcept { return divisor_; }
 
     // n / divisor, with n % divisor stored in `remainder`.
     std::uint64_t divide(std::uint64_t n, std::uint64_t& remainder) const noexcept {
-        if (n >> 32) {
+        if (n >= fast_below_) {
             remainder = n % divisor_;
             return n / divisor_;
         }
@@ -33,6 +34,7 @@ public:
 private:
     std::uint32_t divisor_;
     std::uint64_t inverse_;
+    std::uint64_t fast_below_;  // numerators below this use the multiplication
 };
 
 }  // namespace idcodec

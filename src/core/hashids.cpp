@@ -114,6 +114,8 @@ Hashids::Hashids(std::string_view salt_text, std::string_view alphabet_text, Sto
 
     symbols_ = CodePointIndex(alphabet_ + separators_ + guards_);
     base_ = Divisor(static_cast<std::uint32_t>(alphabet_.size()));
+    separator_count_ = Divisor(static_cast<std::uint32_t>(separators_.size()));
+    guard_count_ = Divisor(static_cast<std::uint32_t>(guards_.size()));
     steps_ = StepMemo<Step>(alphabet_.size(), step_cache_budget);
 }
 
@@ -167,7 +169,7 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
         if (i == 0) first_digit = leading;
         if (i + 1 < numbers.size()) {
             const std::uint64_t extra = numbers[i] % (std::uint64_t{leading} + i);
-            utf8::append(id, separators_[extra % separators_.size()]);
+            utf8::append(id, separators_[separator_count_.remainder(extra)]);
             ++length;
         }
         check_size(id);
@@ -178,9 +180,9 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
     // Guards first, then halves of ever reshuffled alphabets around both ends, cut to the exact length.
     std::string padded;
     std::size_t total = length + 1;
-    const char32_t prefix_guard = guards_[(value_hash + alphabet_[lottery]) % guards_.size()];
+    const char32_t prefix_guard = guards_[guard_count_.remainder(value_hash + alphabet_[lottery])];
     const bool suffix = total < wanted;
-    const char32_t suffix_guard = guards_[(value_hash + first_digit) % guards_.size()];
+    const char32_t suffix_guard = guards_[guard_count_.remainder(value_hash + first_digit)];
     if (suffix) ++total;
 
     std::vector<std::u32string> rounds;

@@ -77,6 +77,8 @@ private:
     std::u32string separators_;
     std::u32string guards_;
     Divisor base_{2};  // alphabet_.size(): every reshuffled alphabet has this length
+    Divisor separator_count_{1};
+    Divisor guard_count_{1};
     // Characters numbered: alphabet_ first, then separators_, then guards_.
     CodePointIndex symbols_;
     // Reshuffled alphabets depend only on the settings, the lottery character and the position, so they are kept
