@@ -1,12 +1,6 @@
 -- rolling hashes, Rabin-Karp search, content-defined chunking and winnowing
 \pset null '(null)'
-CREATE FUNCTION pg_temp.error_of(query text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE query;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i test/regress/error_of.sql
 
 -- Rabin-Karp: sum b_i * 16777619^(w-1-i) mod 2^61-1 (values computed independently with Python big integers)
 SELECT * FROM rolling_hash('The quick brown fox jumps over the lazy dog'::bytea, 5) LIMIT 4;

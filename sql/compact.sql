@@ -1,12 +1,6 @@
 -- compact identifiers: values from seeds 001-003 and from Python's base64/hashlib (independent computations)
 \pset null '(null)'
-CREATE FUNCTION pg_temp.error_of(query text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE query;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i test/regress/error_of.sql
 
 -- ObjectIds (seed 003), base64url one argument away, upper case accepted
 SELECT objectid_compress('4e7020cb7cac81af7136236b') AS seed_003,

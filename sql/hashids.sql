@@ -1,12 +1,6 @@
 -- hashids: values checked against hashids.js 2.3.0
 \pset null '(null)'
-CREATE FUNCTION pg_temp.error_of(query text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE query;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i test/regress/error_of.sql
 
 -- defaults and the documented facts
 SELECT hashids_encode(42) AS default_42, hashids_encode(42, 'my salt', 8) AS salted_min8;

@@ -1,12 +1,6 @@
 -- sqids: values checked against sqids 0.3.0 (npm)
 \pset null '(null)'
-CREATE FUNCTION pg_temp.error_of(query text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE query;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i test/regress/error_of.sql
 
 -- defaults and the documented facts
 SELECT sqids_encode(ARRAY[1, 2, 3]) AS "86Rf07", sqids_encode(0) AS "bM", sqids_encode(42) AS "Jg";
