@@ -63,6 +63,30 @@ Datum number_or_null(FunctionCallInfo fcinfo, const std::optional<std::uint64_t>
     PG_RETURN_INT64(static_cast<int64>(*number));
 }
 
+// base62_encode and base62_mixup: (number bigint, alphabet text) → text.
+Datum number_to_code(FunctionCallInfo fcinfo, const char* function,
+                     void (*encode)(std::uint64_t, const Alphabet&, std::string&)) {
+    const auto number = static_cast<std::uint64_t>(non_negative(fcinfo, function));
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "base62");
+    guarded([&](StopToken) {
+        site.text.clear();
+        encode(number, alphabet, site.text);
+    });
+    PG_RETURN_TEXT_P(text_from_utf8(site.text));
+}
+
+// base62_decode and base62_unmixup: (code text, alphabet text) → bigint, NULL for malformed codes.
+Datum code_to_number(FunctionCallInfo fcinfo,
+                     std::optional<std::uint64_t> (*decode)(std::string_view, const Alphabet&, std::uint64_t)) {
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "base62");
+    const std::optional<std::string_view> code = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    std::optional<std::uint64_t> number;
+    if (code) guarded([&](StopToken) { number = decode(*code, alphabet, INT64_MAX); });
+    return number_or_null(fcinfo, number);
+}
+
 }  // namespace
 
 extern "C" {
@@ -131,46 +155,22 @@ Datum idcodec_uuid_decompress(PG_FUNCTION_ARGS) {
 
 PG_FUNCTION_INFO_V1(idcodec_base62_encode);
 Datum idcodec_base62_encode(PG_FUNCTION_ARGS) {
-    const auto number = static_cast<std::uint64_t>(non_negative(fcinfo, "base62_encode"));
-    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
-    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "base62");
-    guarded([&](StopToken) {
-        site.text.clear();
-        encode_number(number, alphabet, site.text);
-    });
-    PG_RETURN_TEXT_P(text_from_utf8(site.text));
+    return number_to_code(fcinfo, "base62_encode", encode_number);
 }
 
 PG_FUNCTION_INFO_V1(idcodec_base62_decode);
 Datum idcodec_base62_decode(PG_FUNCTION_ARGS) {
-    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
-    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "base62");
-    const std::optional<std::string_view> code = id_as_utf8(PG_GETARG_TEXT_PP(0));
-    std::optional<std::uint64_t> number;
-    if (code) guarded([&](StopToken) { number = decode_number(*code, alphabet); });
-    return number_or_null(fcinfo, number);
+    return code_to_number(fcinfo, decode_number);
 }
 
 PG_FUNCTION_INFO_V1(idcodec_base62_mixup);
 Datum idcodec_base62_mixup(PG_FUNCTION_ARGS) {
-    const auto number = static_cast<std::uint64_t>(non_negative(fcinfo, "base62_mixup"));
-    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
-    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "base62");
-    guarded([&](StopToken) {
-        site.text.clear();
-        mixup(number, alphabet, site.text);
-    });
-    PG_RETURN_TEXT_P(text_from_utf8(site.text));
+    return number_to_code(fcinfo, "base62_mixup", mixup);
 }
 
 PG_FUNCTION_INFO_V1(idcodec_base62_unmixup);
 Datum idcodec_base62_unmixup(PG_FUNCTION_ARGS) {
-    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
-    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "base62");
-    const std::optional<std::string_view> code = id_as_utf8(PG_GETARG_TEXT_PP(0));
-    std::optional<std::uint64_t> number;
-    if (code) guarded([&](StopToken) { number = unmixup(*code, alphabet); });
-    return number_or_null(fcinfo, number);
+    return code_to_number(fcinfo, unmixup);
 }
 
 PG_FUNCTION_INFO_V1(idcodec_alphabet_shuffle);
