@@ -24,6 +24,20 @@ override with_llvm = no
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# The core's results must not depend on the locale (an IMMUTABLE function's output is stored in indexes and
+# generated columns): the build fails if a core file includes a locale-sensitive header or if a core object calls
+# a locale-sensitive C or C++ library function.
+LOCALE_HEADERS = cctype|cwctype|clocale|locale|ctype\.h|wctype\.h|locale\.h|regex
+LOCALE_SYMBOLS = (to|is)(lower|upper|alpha|digit|alnum|space|xdigit|punct|print|cntrl|graph|blank)|towlower|towupper|\
+	__ctype_[a-z_]+|setlocale|localeconv|newlocale|uselocale|nl_langinfo|strto[a-z]+|ato[ilf]+|[a-z_0-9]*scanf|\
+	[a-z]*printf|strcoll|strxfrm|wcs[a-z]+|mbr?towc|wcr?tomb|mbstowcs|strftime|std::locale|std::ctype|std::__cxx11::regex
+all: check-locale-free
+check-locale-free: $(CORE_SRCS:.cpp=.o)
+	@if grep -nE '^\s*#\s*include\s*<($(LOCALE_HEADERS))>' src/core/*.cpp src/core/*.hpp; then \
+	  echo "src/core must not include a locale-sensitive header (above)"; exit 1; fi
+	@if nm -uC $^ | grep -E '^\s+U ($(LOCALE_SYMBOLS))(@|\(|$$)'; then \
+	  echo "src/core must not call a locale-sensitive library function (above)"; exit 1; fi
 -include $(OBJS:.o=.d)
 EXTRA_CLEAN = $(OBJS:.o=.d) build
 
@@ -69,4 +83,4 @@ bench: install $(BUILD)/core_bench
 	$(BUILD)/core_bench --benchmark_min_time=1
 	bash test/bench/run.sh
 
-.PHONY: unit unit-asan fuzz bench
+.PHONY: unit unit-asan fuzz bench check-locale-free

@@ -4,9 +4,11 @@ set -euo pipefail
 
 IDCODEC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_MAJOR=15
-PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
+export PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
 REQUIRED_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib make g++ clang libclang-rt-14-dev
-                   libgtest-dev libbenchmark-dev)
+                   libgtest-dev libbenchmark-dev locales)
+# The suites run again in a database with this locale, whose case rules differ from ASCII ('I' lowercases to 'ı').
+export TEST_LOCALE=tr_TR.UTF-8
 
 log() { printf '== %s\n' "$*" >&2; }
 
@@ -34,6 +36,13 @@ install_dependencies() {
         apt_install "${REQUIRED_PACKAGES[@]}"
         apt_install nodejs npm || log "could not install Node.js: the npm interop tests will be skipped"
     }
+}
+
+# Generates TEST_LOCALE unless the C library already has it.
+ensure_test_locale() {
+    locale -a 2>/dev/null | grep -qix "${TEST_LOCALE/UTF-8/utf8}" && return 0
+    log "generating the $TEST_LOCALE locale"
+    as_root localedef -i "${TEST_LOCALE%%.*}" -f UTF-8 "$TEST_LOCALE"
 }
 
 build_and_install() {

@@ -48,7 +48,11 @@ run_check() {
 }
 
 install_dependencies
+ensure_test_locale
 build_and_install
+
+log "the core is locale-free"
+run_check "core locale-free" make -s check-locale-free PG_CONFIG=$PG_BIN/pg_config
 
 log "unit tests"
 make -s build/unit_tests >/dev/null 2>&1 || make build/unit_tests

@@ -59,7 +59,7 @@ FROM (SELECT a.algorithm, c.*, lead(c.start) OVER (PARTITION BY a.algorithm ORDE
       FROM blob, (VALUES ('fastcdc'), ('fastcdc2016'), ('ronomon'), ('rabin'), ('buzhash'), ('moving_sum')) AS a(algorithm),
            LATERAL cdc_chunks(blob.data, a.algorithm, 2048, 8192, 32768,
                               window_size => CASE WHEN a.algorithm = 'buzhash' THEN 48 END, digest => 'sha256') AS c) AS t
-GROUP BY algorithm ORDER BY algorithm;
+GROUP BY algorithm ORDER BY algorithm COLLATE "C";
 SELECT count(*) AS no_chunks FROM cdc_chunks(''::bytea);
 SELECT count(*) AS null_data FROM cdc_chunks(NULL);
 
@@ -81,4 +81,20 @@ SELECT p.oid::regprocedure AS function, p.provolatile, p.proisstrict, p.proparal
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec'
 WHERE p.proname IN ('rolling_hash', 'rabin_karp_find', 'cdc_chunks', 'winnow')
-ORDER BY p.oid::regprocedure::text;
+ORDER BY p.oid::regprocedure::text COLLATE "C";
+
+-- One rule for seeds: an algorithm without one refuses a non-zero seed, in cdc_chunks as in rolling_hash.
+SELECT pg_temp.error_of($$SELECT * FROM cdc_chunks('abc', 'moving_sum', seed => 12345)$$);
+SELECT pg_temp.error_of($$SELECT * FROM rolling_hash('abc'::bytea, 2, 'moving_sum', 12345)$$);
+SELECT pg_temp.error_of($$SELECT * FROM cdc_chunks('abc', 'fastcdc2016', seed => 7)$$);
+
+-- Quoted user text is cut on a character boundary (see compact.sql), for the algorithm and the digest.
+SET client_encoding = 'LATIN1';
+\set VERBOSITY sqlstate
+SELECT * FROM cdc_chunks('abc', 'x' || repeat(chr(233), 40));
+SELECT * FROM cdc_chunks('abc', digest => 'x' || repeat(chr(233), 40));
+SELECT * FROM rolling_hash('abc'::bytea, 2, 'x' || repeat(chr(233), 40));
+\set VERBOSITY default
+RESET client_encoding;
+SELECT pg_temp.error_of($$SELECT * FROM cdc_chunks('abc', 'x' || repeat(chr(233), 40))$$);
+SELECT pg_temp.error_of($$SELECT * FROM cdc_chunks('abc', digest => 'x' || repeat(chr(233), 40))$$);

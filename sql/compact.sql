@@ -87,4 +87,19 @@ SELECT p.oid::regprocedure AS function, p.provolatile, p.proisstrict, p.proparal
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec'
 WHERE p.proname ~ '^(objectid|uuid|base62|alphabet|shortcode)'
-ORDER BY p.oid::regprocedure::text;
+ORDER BY p.oid::regprocedure::text COLLATE "C";
+
+-- An empty alphabet is refused, also when the call is folded to a constant while planning (it once stopped the
+-- backend with a division by zero).
+SELECT pg_temp.error_of($$SELECT alphabet_shuffle('', 'key')$$);
+SELECT pg_temp.error_of($$EXPLAIN SELECT alphabet_shuffle('', 'k')$$);
+SELECT alphabet_shuffle('x', 'key') AS one_character;
+
+-- Quoted user text is cut on a character boundary: a client in another encoding gets the error itself
+-- (22P02), not an "invalid byte sequence" (22021) from a message cut inside a character.
+SET client_encoding = 'LATIN1';
+\set VERBOSITY sqlstate
+SELECT objectid_compress('x' || repeat(chr(233), 40));
+\set VERBOSITY default
+RESET client_encoding;
+SELECT pg_temp.error_of($$SELECT objectid_compress('x' || repeat(chr(233), 40))$$);

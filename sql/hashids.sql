@@ -83,4 +83,4 @@ SELECT p.oid::regprocedure AS function, p.provolatile, p.proisstrict, p.proparal
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec'
 WHERE p.proname LIKE 'hashids%'
-ORDER BY p.oid::regprocedure::text;
+ORDER BY p.oid::regprocedure::text COLLATE "C";

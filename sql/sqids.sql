@@ -50,6 +50,7 @@ SELECT pg_temp.error_of($$SELECT sqids_encode(1, min_length => 256)$$);
 SELECT pg_temp.error_of($$SELECT sqids_encode(1, min_length => -1)$$);
 SELECT pg_temp.error_of($$SELECT sqids_decode('x', 'aa')$$);
 SELECT pg_temp.error_of($$SELECT sqids_encode(1, blocklist => ARRAY['abc', NULL])$$);
+SELECT pg_temp.error_of($$SELECT sqids_encode(1, blocklist => '{{abc,def},{ghi,jkl}}')$$);
 
 -- a generated column with a unique index, and lookups through it
 CREATE TABLE article (
@@ -67,4 +68,10 @@ SELECT p.oid::regprocedure AS function, p.provolatile, p.proisstrict, p.proparal
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec'
 WHERE p.proname LIKE 'sqids%'
-ORDER BY p.oid::regprocedure::text;
+ORDER BY p.oid::regprocedure::text COLLATE "C";
+
+-- The blocklist is matched case-insensitively by ASCII rules only, as the reference does (npm sqids 0.3.0 gives
+-- these); a locale's own case rules (Turkish: 'I' is not upper-case 'i') must not change an ID.
+SELECT sqids_encode(130208) AS "LSLS", sqids_encode(45516, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') AS "MJTOF",
+       sqids_encode(ARRAY[1, 2, 3], 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') AS "KHA4C5";
+SELECT sqids_decode('MJTOF', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', canonical => true) AS "{45516}";

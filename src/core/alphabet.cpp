@@ -11,9 +11,11 @@ Alphabet::Alphabet(std::string_view utf8_text, std::string_view name, std::size_
     auto decoded = utf8::decode(utf8_text);
     if (!decoded) throw Error(ErrorKind::invalid_parameter, name_ + " alphabet is not valid UTF-8");
     characters_ = std::move(*decoded);
+    min_size = std::max<std::size_t>(min_size, 1);  // digits are taken modulo the size
     if (characters_.size() < min_size)
         throw Error(ErrorKind::invalid_parameter, name_ + " alphabet must contain at least " + std::to_string(min_size) +
-                                                      " characters (got " + std::to_string(characters_.size()) + ")");
+                                                      (min_size == 1 ? " character" : " characters") + " (got " +
+                                                      std::to_string(characters_.size()) + ")");
     index_ = CodePointIndex(characters_);
     for (std::uint32_t i = 0; i < characters_.size(); ++i) {
         if (index_.find(characters_[i]) != i)

@@ -11,14 +11,15 @@
 
 #include "code_point_index.hpp"
 #include "divisor.hpp"
+#include "footprint.hpp"
 #include "utf8.hpp"
 
 namespace idcodec {
 
 class Alphabet {
 public:
-    // `utf8` must hold at least `min_size` characters, none twice; `name` prefixes the error messages
-    // (Error(invalid_parameter)).
+    // `utf8` must hold at least `min_size` characters (and never fewer than 1), none twice; `name` prefixes the
+    // error messages (Error(invalid_parameter)).
     Alphabet(std::string_view utf8, std::string_view name, std::size_t min_size = 2);
 
     std::size_t size() const noexcept { return characters_.size(); }
@@ -45,7 +46,10 @@ public:
     // Throws Error(invalid_parameter) unless the alphabet has exactly `size` characters.
     void require_size(std::size_t size) const;
 
-    std::size_t footprint() const noexcept { return sizeof(*this) + characters_.capacity() * 4 + index_.footprint(); }
+    std::size_t footprint() const noexcept {
+        return heap_bytes(sizeof(*this)) + heap_bytes(name_) + heap_bytes(characters_) + heap_bytes(ascii_) +
+               index_.footprint();
+    }
 
 private:
     std::string name_;

@@ -1,9 +1,9 @@
 #include "blocklist.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <queue>
 
+#include "ascii.hpp"
 #include "error.hpp"
 
 namespace idcodec {
@@ -12,8 +12,17 @@ namespace {
 
 constexpr std::uint32_t none = UINT32_MAX;
 
-char lower(char c) {
-    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+// The number of states of the trie of `words`: one per distinct prefix (the empty one included).
+std::size_t trie_states(std::vector<std::string_view> words) {
+    std::sort(words.begin(), words.end());
+    std::size_t states = 1;
+    std::string_view previous;
+    for (const std::string_view word : words) {
+        const auto common = std::mismatch(word.begin(), word.end(), previous.begin(), previous.end()).first;
+        states += static_cast<std::size_t>(word.end() - common);
+        previous = word;
+    }
+    return states;
 }
 
 }  // namespace
@@ -23,17 +32,28 @@ Blocklist::Blocklist(std::span<const std::string> words, std::string_view alphab
     std::array<int, 256> class_of_lower;
     class_of_lower.fill(-1);
     for (const char c : alphabet) {
-        const auto l = static_cast<unsigned char>(lower(c));
+        const auto l = static_cast<unsigned char>(ascii::to_lower(c));
         if (class_of_lower[l] < 0) class_of_lower[l] = static_cast<int>(classes_++);
     }
     for (const char c : alphabet)
         class_of_[static_cast<unsigned char>(c)] =
-            static_cast<std::uint8_t>(class_of_lower[static_cast<unsigned char>(lower(c))]);
+            static_cast<std::uint8_t>(class_of_lower[static_cast<unsigned char>(ascii::to_lower(c))]);
 
+    // A word with a character outside the alphabet can never appear in an ID.
+    std::vector<std::string_view> kept;
+    for (const std::string& word : words) {
+        const auto outside = [&](char c) { return class_of_lower[static_cast<unsigned char>(c)] < 0; };
+        if (std::none_of(word.begin(), word.end(), outside)) kept.push_back(word);
+    }
+    // Sized once, exactly: tables grown by doubling would leave freed blocks of every size behind in the backend.
+    const std::size_t states = trie_states(kept);
+    if (states > max_cells / std::max<std::size_t>(classes_, 1))
+        throw Error(ErrorKind::program_limit, "sqids blocklist is too large (more than " +
+                                                  std::to_string(max_cells) + " automaton cells)");
+    next_.reserve(states * classes_);
+    depth_.reserve(states);
+    flags_.reserve(states);
     const auto add_state = [&](std::uint32_t depth) {
-        if ((depth_.size() + 1) * classes_ > max_cells)
-            throw Error(ErrorKind::program_limit, "sqids blocklist is too large (more than " +
-                                                      std::to_string(max_cells) + " automaton cells)");
         next_.resize(next_.size() + classes_, none);
         depth_.push_back(depth);
         flags_.push_back(0);
@@ -41,19 +61,19 @@ Blocklist::Blocklist(std::span<const std::string> words, std::string_view alphab
     };
     add_state(0);
 
-    for (const std::string& word : words) {
+    for (const std::string_view word : kept) {
         std::uint32_t state = 0;
         for (const char c : word) {
-            std::uint32_t& target = next_[state * classes_ + class_of_lower[static_cast<unsigned char>(c)]];
-            if (target == none) {
+            const auto cell = state * classes_ + static_cast<std::size_t>(class_of_lower[static_cast<unsigned char>(c)]);
+            if (next_[cell] == none) {
                 const std::uint32_t created = add_state(depth_[state] + 1);
-                next_[state * classes_ + class_of_lower[static_cast<unsigned char>(c)]] = created;
+                next_[cell] = created;
                 state = created;
             } else {
-                state = target;
+                state = next_[cell];
             }
         }
-        const bool has_digit = std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+        const bool has_digit = std::any_of(word.begin(), word.end(), ascii::is_digit);
         const bool is_long = word.size() > 3;
         flags_[state] |= ends_word;
         if (is_long) flags_[state] |= has_digit ? (ends_long_digit_word | has_long_digit_word) : has_long_plain_word;

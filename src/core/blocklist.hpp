@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "footprint.hpp"
+
 namespace idcodec {
 
 class Blocklist {
@@ -19,7 +21,8 @@ public:
 
     Blocklist() = default;  // blocks nothing
 
-    // `words` already follow the spec's filter: lowercase, at least 3 characters, all in the lowercased alphabet.
+    // `words` already follow the spec's filter: ASCII lowercase, at least 3 characters. A word with a character
+    // outside the (ASCII-lowercased) alphabet cannot occur in an ID and is left out.
     // Throws Error(program_limit) when the automaton would exceed max_cells.
     Blocklist(std::span<const std::string> words, std::string_view alphabet);
 
@@ -28,7 +31,7 @@ public:
     bool blocks(std::string_view id) const noexcept;
 
     std::size_t footprint() const noexcept {
-        return next_.size() * sizeof(std::uint32_t) + depth_.size() * (sizeof(std::uint32_t) + 1);
+        return sizeof(*this) + heap_bytes(next_) + heap_bytes(depth_) + heap_bytes(flags_);
     }
 
 private:

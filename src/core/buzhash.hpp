@@ -56,6 +56,7 @@ public:
 
     Cut cut(std::span<const std::uint8_t> data, bool final) const override;
     std::size_t lookahead() const noexcept override { return max_size_; }
+    std::size_t footprint() const noexcept override { return sizeof(*this); }
 
 private:
     std::size_t min_size_;

@@ -7,15 +7,28 @@
 #include "fastcdc.hpp"
 #include "rabin.hpp"
 #include "rolling.hpp"
+#include "utf8.hpp"
 
 namespace idcodec::cdc {
 
 namespace {
 
-[[noreturn]] void unknown(std::string_view kind, std::string_view algorithm, std::string_view known) {
+// User text in a message is clipped to this many bytes, on a character boundary.
+constexpr std::size_t quoted_bytes = 64;
+
+[[noreturn]] void unknown(std::string_view function, std::string_view algorithm, std::string_view known) {
     throw Error(ErrorKind::invalid_parameter,
-                std::string(kind) + " algorithm must be one of " + std::string(known) + " (got \"" +
-                    std::string(algorithm.substr(0, 64)) + "\")");
+                std::string(function) + " algorithm must be one of " + std::string(known) + " (got \"" +
+                    std::string(utf8::clip(algorithm, quoted_bytes)) + "\")");
+}
+
+// The one rule for algorithms without a seed, chunkers and rolling hashes alike: a seed other than 0 is refused
+// rather than ignored, so a caller cannot believe it changed the result.
+void refuse_seed(std::string_view function, std::string_view algorithm, std::uint64_t seed) {
+    if (seed != 0)
+        throw Error(ErrorKind::invalid_parameter, std::string(function) + " " + std::string(algorithm) +
+                                                      " takes no seed (got " +
+                                                      std::to_string(static_cast<std::int64_t>(seed)) + ")");
 }
 
 }  // namespace
@@ -35,10 +48,11 @@ std::unique_ptr<Chunker> make_chunker(std::string_view algorithm, const ChunkerS
                                                       std::to_string(max_window_size) + " (got " +
                                                       std::to_string(settings.window_size) + ")");
     if (algorithm == "fastcdc" || algorithm == "fastcdc2016" || algorithm == "ronomon")
-        return make_fastcdc(algorithm, settings);
+        return refuse_seed("cdc_chunks", algorithm, settings.seed), make_fastcdc(algorithm, settings);
     if (algorithm == "rabin") return make_rabin_chunker(settings);
     if (algorithm == "buzhash") return make_buzhash_chunker(settings);
-    if (algorithm == "moving_sum") return make_moving_sum_chunker(settings);
+    if (algorithm == "moving_sum")
+        return refuse_seed("cdc_chunks", algorithm, settings.seed), make_moving_sum_chunker(settings);
     unknown("cdc_chunks", algorithm, "fastcdc, fastcdc2016, ronomon, rabin, buzhash, moving_sum");
 }
 
@@ -47,11 +61,7 @@ std::unique_ptr<RollingHash> make_rolling_hash(std::string_view algorithm, std::
         throw Error(ErrorKind::invalid_parameter, "rolling_hash window_size must be between 1 and " +
                                                       std::to_string(max_window_size) + " (got " +
                                                       std::to_string(window) + ")");
-    const auto seedless = [&](std::string_view name) {
-        if (seed != 0)
-            throw Error(ErrorKind::invalid_parameter, "rolling_hash " + std::string(name) + " takes no seed (got " +
-                                                          std::to_string(static_cast<std::int64_t>(seed)) + ")");
-    };
+    const auto seedless = [&](std::string_view name) { refuse_seed("rolling_hash", name, seed); };
     if (algorithm == "rabin_karp") return seedless(algorithm), make_rabin_karp_hash(window);
     if (algorithm == "rabin") return make_rabin_hash(window, seed);
     if (algorithm == "buzhash") return make_buzhash_hash(window, seed);

@@ -34,6 +34,9 @@ public:
 
     // Bytes from a chunk's start that cut() may need to look at (at least max_size).
     virtual std::size_t lookahead() const noexcept = 0;
+
+    // The bytes this chunker holds, its tables included, for the bound on cached configurations.
+    virtual std::size_t footprint() const noexcept = 0;
 };
 
 // A hash of the last `window` bytes that slides one byte at a time.

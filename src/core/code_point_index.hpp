@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "footprint.hpp"
+
 namespace idcodec {
 
 class CodePointIndex {
@@ -42,7 +44,7 @@ public:
 
     bool contains(char32_t cp) const noexcept { return find(cp) != npos; }
 
-    std::size_t footprint() const noexcept { return sizeof(*this) + others_.capacity() * sizeof(Entry); }
+    std::size_t footprint() const noexcept { return sizeof(*this) + heap_bytes(others_); }
 
 private:
     using Entry = std::pair<char32_t, std::uint32_t>;

@@ -3,14 +3,17 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 
 namespace idcodec {
 
 class Divisor {
 public:
-    // divisor >= 1 (the multiplication needs divisor >= 2; 1 always takes the plain division)
+    // The multiplication needs divisor >= 2; 1 always takes the plain division. 0 is refused here, whatever the
+    // caller checked, because dividing by it would stop the process.
     explicit Divisor(std::uint32_t divisor)
-        : divisor_(divisor), inverse_(UINT64_MAX / divisor + 1), fast_below_(divisor >= 2 ? std::uint64_t{1} << 32 : 0) {}
+        : divisor_(checked(divisor)), inverse_(UINT64_MAX / divisor_ + 1),
+          fast_below_(divisor >= 2 ? std::uint64_t{1} << 32 : 0) {}
 
     std::uint32_t value() const noexcept { return divisor_; }
 
@@ -32,6 +35,11 @@ public:
     }
 
 private:
+    static std::uint32_t checked(std::uint32_t divisor) {
+        if (divisor == 0) throw std::invalid_argument("division by an empty alphabet");
+        return divisor;
+    }
+
     std::uint32_t divisor_;
     std::uint64_t inverse_;
     std::uint64_t fast_below_;  // numerators below this use the multiplication

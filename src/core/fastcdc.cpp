@@ -286,9 +286,6 @@ void check_settings(std::string_view name, const ChunkerSettings& settings, cons
         throw Error(ErrorKind::invalid_parameter,
                     std::string(name) + " window_size must be NULL or 64, its fixed Gear window (got " +
                         std::to_string(settings.window_size) + ")");
-    if (settings.seed != 0)
-        throw Error(ErrorKind::invalid_parameter, std::string(name) + " seed must be 0 (got " +
-                                                      std::to_string(settings.seed) + ")");
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ public:
     explicit FastCdc2020(const ChunkerSettings& settings);
     Cut cut(std::span<const std::uint8_t> data, bool final) const override;
     std::size_t lookahead() const noexcept override { return max_; }
+    std::size_t footprint() const noexcept override { return sizeof(*this); }
 
 private:
     std::size_t min_, avg_, max_;
@@ -55,6 +56,7 @@ public:
     explicit FastCdc2016(const ChunkerSettings& settings);
     Cut cut(std::span<const std::uint8_t> data, bool final) const override;
     std::size_t lookahead() const noexcept override { return max_; }
+    std::size_t footprint() const noexcept override { return sizeof(*this); }
 
 private:
     std::size_t min_, avg_, max_;
@@ -67,6 +69,7 @@ public:
     explicit RonomonCdc(const ChunkerSettings& settings);
     Cut cut(std::span<const std::uint8_t> data, bool final) const override;
     std::size_t lookahead() const noexcept override { return max_; }
+    std::size_t footprint() const noexcept override { return sizeof(*this); }
 
 private:
     std::size_t min_, avg_, max_;
@@ -90,7 +93,8 @@ private:
 
 // "fastcdc", "fastcdc2016" or "ronomon". Throws Error(invalid_parameter), naming the argument and the rule, for
 // another name, sizes outside the reference's bounds, min_size > avg_size > max_size out of order, a
-// window_size other than 0 or 64 (the Gear hash sees 64 bytes; ronomon's 32) or a non-zero seed.
+// window_size other than 0 or 64 (the Gear hash sees 64 bytes; ronomon's 32). The seed is ignored here: the factory
+// (make_chunker) refuses a non-zero one.
 std::unique_ptr<Chunker> make_fastcdc(std::string_view algorithm, const ChunkerSettings& settings);
 
 std::unique_ptr<RollingHash> make_gear_hash(std::size_t window);

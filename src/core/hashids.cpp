@@ -120,9 +120,8 @@ Hashids::Hashids(std::string_view salt_text, std::string_view alphabet_text, Sto
 }
 
 std::size_t Hashids::footprint() const noexcept {
-    return sizeof(Hashids) + sizeof(char32_t) * (salt_.capacity() + alphabet_.capacity() + separators_.capacity() +
-                                                 guards_.capacity()) +
-           symbols_.footprint() + steps_.footprint();
+    return heap_bytes(sizeof(Hashids)) + heap_bytes(salt_) + heap_bytes(alphabet_) + heap_bytes(separators_) +
+           heap_bytes(guards_) + symbols_.footprint() + steps_.footprint();
 }
 
 Hashids::~Hashids() = default;

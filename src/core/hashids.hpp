@@ -11,6 +11,7 @@
 
 #include "code_point_index.hpp"
 #include "divisor.hpp"
+#include "footprint.hpp"
 #include "step_memo.hpp"
 #include "stop_token.hpp"
 
@@ -63,7 +64,11 @@ private:
         // shuffle(alphabet, alphabet): the first min_length padding round when this step is the last; built on use.
         mutable std::u32string padding;
 
-        std::size_t bytes() const { return sizeof(Step) + alphabet.size() * (2 * sizeof(char32_t) + sizeof(std::uint32_t)); }
+        // Counted with the padding it may get later.
+        std::size_t bytes() const noexcept {
+            return heap_bytes(sizeof(Step)) + 2 * heap_bytes((alphabet.size() + 1) * sizeof(char32_t)) +
+                   heap_bytes(alphabet.size() * sizeof(std::uint32_t));
+        }
     };
 
     // Walks the alphabets of successive numbers for one lottery character.

@@ -108,6 +108,7 @@ public:
     }
 
     std::size_t lookahead() const noexcept override { return settings_.max_size; }
+    std::size_t footprint() const noexcept override { return sizeof(*this); }
 
 private:
     ChunkerSettings settings_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "ascii.hpp"
 #include "error.hpp"
 #include "utf8.hpp"
 
@@ -29,17 +30,13 @@ std::array<std::uint8_t, 128> positions(std::string_view alphabet) {
     return position;
 }
 
-char lower(char c) {
-    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 // The spec's blocklist filter, as JavaScript's toLowerCase sees the words: only words whose characters lowercase to
 // ASCII can survive (the Kelvin sign is the one non-ASCII character that does), at least 3 of them, all present in
 // the lowercased alphabet.
 std::vector<std::string> filter_blocklist(std::span<const std::string_view> words, std::string_view alphabet,
                                           StopToken stop) {
     std::array<bool, 128> in_alphabet{};
-    for (const char c : alphabet) in_alphabet[static_cast<unsigned char>(lower(c))] = true;
+    for (const char c : alphabet) in_alphabet[static_cast<unsigned char>(ascii::to_lower(c))] = true;
     std::vector<std::string> kept;
     for (std::size_t w = 0; w < words.size(); ++w) {
         stop.poll();
@@ -48,8 +45,8 @@ std::vector<std::string> filter_blocklist(std::span<const std::string_view> word
         for (std::size_t pos = 0; keep && pos < words[w].size();) {
             char32_t cp = utf8::next(words[w], pos);
             if (cp == U'\u212A') cp = U'k';
-            keep = cp < 128 && in_alphabet[static_cast<unsigned char>(lower(static_cast<char>(cp)))];
-            word.push_back(lower(static_cast<char>(cp)));
+            keep = cp < 128 && in_alphabet[static_cast<unsigned char>(ascii::to_lower(static_cast<char>(cp)))];
+            word.push_back(ascii::to_lower(static_cast<char>(cp)));
         }
         if (keep && word.size() >= 3) kept.push_back(std::move(word));
     }
@@ -88,7 +85,7 @@ Sqids::Sqids(std::string_view alphabet, int min_length, std::optional<std::span<
 }
 
 std::size_t Sqids::footprint() const noexcept {
-    return sizeof(Sqids) + alphabet_.capacity() + blocklist_.footprint() + steps_.footprint();
+    return heap_bytes(sizeof(Sqids)) + heap_bytes(alphabet_) + blocklist_.footprint() + steps_.footprint();
 }
 
 auto Sqids::walk(std::size_t offset) const {

@@ -12,6 +12,7 @@
 
 #include "blocklist.hpp"
 #include "divisor.hpp"
+#include "footprint.hpp"
 #include "step_memo.hpp"
 #include "stop_token.hpp"
 
@@ -51,7 +52,7 @@ private:
         std::string alphabet;
         std::array<std::uint8_t, 128> position;  // index of each character in `alphabet`
 
-        std::size_t bytes() const noexcept { return sizeof(Step) + alphabet.size(); }
+        std::size_t bytes() const noexcept { return heap_bytes(sizeof(Step)) + heap_bytes(alphabet); }
     };
 
     auto walk(std::size_t offset) const;

@@ -9,9 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "footprint.hpp"
+
 namespace idcodec {
 
-// Step needs `std::size_t bytes() const`, its memory footprint.
+// Step needs `std::size_t bytes() const`: the heap memory one step takes, its own allocation included.
 template <class Step>
 class StepMemo {
 public:
@@ -22,10 +24,8 @@ public:
     StepMemo(std::size_t starts, std::size_t budget_bytes)
         : chains_(std::min(starts, max_starts)), budget_(budget_bytes) {}
 
-    // The most this memo holds: its budget and the table of chains.
-    std::size_t footprint() const noexcept {
-        return budget_ + chains_.capacity() * sizeof(typename decltype(chains_)::value_type);
-    }
+    // The most this memo holds: its budget (which every kept step is charged against) and the table of chains.
+    std::size_t footprint() const noexcept { return budget_ + heap_bytes(chains_); }
 
     // Gives steps 0, 1, 2, ... of one start. make(previous) builds the next step; previous is null for step 0.
     template <class Make>
@@ -39,7 +39,8 @@ public:
                 current_ = (*chain_)[taken_].get();
             } else {
                 Step step = make_(current_);
-                const std::size_t bytes = step.bytes();
+                // the step, its slot in the chain (vectors grow to twice their size) and the chain's own block
+                const std::size_t bytes = step.bytes() + 2 * sizeof(std::unique_ptr<const Step>) + heap_bytes(1);
                 if (chain_ != nullptr && taken_ == chain_->size() && memo_.used_ + bytes <= memo_.budget_) {
                     chain_->push_back(std::make_unique<const Step>(std::move(step)));
                     memo_.used_ += bytes;

@@ -38,4 +38,12 @@ inline void append(std::string& out, char32_t code_point) {
 
 std::string encode(std::u32string_view code_points);
 
+// The longest prefix of at most `max_bytes` bytes that does not end inside a character, for quoting user text.
+inline std::string_view clip(std::string_view text, std::size_t max_bytes) noexcept {
+    if (text.size() <= max_bytes) return text;
+    std::size_t end = max_bytes;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+    return text.substr(0, end);
+}
+
 }  // namespace idcodec::utf8

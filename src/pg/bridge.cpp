@@ -1,9 +1,13 @@
 #include "bridge.hpp"
 
+#include <cstring>
 #include <exception>
 #include <new>
+#include <string_view>
 
 #include "../core/error.hpp"
+#include "../core/utf8.hpp"
+#include "values.hpp"
 
 namespace idcodec::pg {
 
@@ -20,9 +24,12 @@ int sqlstate_of(ErrorKind kind) {
     return ERRCODE_INTERNAL_ERROR;
 }
 
+// The message is UTF-8; a long one is cut on a character boundary, never inside one.
 void set(CapturedError& error, int sqlstate, const char* message) noexcept {
     error.sqlstate = sqlstate;
-    strlcpy(error.message, message, sizeof error.message);
+    const std::string_view kept = utf8::clip(message, sizeof error.message - 1);
+    std::memcpy(error.message, kept.data(), kept.size());
+    error.message[kept.size()] = '\0';
 }
 
 }  // namespace
@@ -44,7 +51,7 @@ void capture_current_exception(CapturedError& error) noexcept {
 }
 
 void raise(const CapturedError& error) {
-    ereport(ERROR, (errcode(error.sqlstate), errmsg("%s", error.message)));
+    ereport(ERROR, (errcode(error.sqlstate), errmsg("%s", message_from_utf8(error.message))));
     pg_unreachable();
 }
 

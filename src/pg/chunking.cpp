@@ -1,6 +1,7 @@
 // SQL functions of seed 004: content-defined chunks, rolling hashes, Rabin-Karp search and winnowing.
 // The set-returning ones fill a tuplestore (materialize mode), which spills to disk past work_mem.
 #include "../core/cdc.hpp"
+#include "../core/footprint.hpp"
 #include "../core/rolling.hpp"
 #include "../core/utf8.hpp"
 #include "bytes.hpp"
@@ -22,7 +23,9 @@ namespace {
 // A chunker prepared for one set of settings, cached per call site like the other configurations.
 struct PreparedChunker {
     std::unique_ptr<const Chunker> chunker;
-    std::size_t footprint() const noexcept { return sizeof(*this) + chunker->lookahead() / 64; }
+    std::size_t footprint() const noexcept {
+        return idcodec::heap_bytes(sizeof(*this)) + idcodec::heap_bytes(chunker->footprint());
+    }
 };
 using ChunkerSite = CallSite<PreparedChunker>;
 
@@ -76,8 +79,8 @@ Datum idcodec_cdc_chunks(PG_FUNCTION_ARGS) {
         const std::string_view digest = raw_bytes(PG_GETARG_TEXT_PP(7));
         if (digest != "sha256")
             ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                            errmsg("cdc_chunks digest must be 'sha256' or NULL (got \"%.*s\")",
-                                   static_cast<int>(std::min<std::size_t>(digest.size(), 64)), digest.data())));
+                            errmsg("cdc_chunks digest must be 'sha256' or NULL (got \"%.*s\")", quoted_length(digest),
+                                   digest.data())));
         with_digest = true;
     }
 
@@ -85,7 +88,7 @@ Datum idcodec_cdc_chunks(PG_FUNCTION_ARGS) {
     const std::string_view settings[] = {raw_bytes(algorithm), bytes_of(min_size), bytes_of(avg_size),
                                          bytes_of(max_size),   bytes_of(seed),     bytes_of(window)};
     if (!site.matches(settings)) {
-        const std::string_view name = raw_bytes(algorithm);
+        const std::string_view name = utf8_of(algorithm);
         const ChunkerSettings chunker_settings{static_cast<std::size_t>(min_size), static_cast<std::size_t>(avg_size),
                                                static_cast<std::size_t>(max_size), static_cast<std::uint64_t>(seed),
                                                static_cast<std::size_t>(window)};
@@ -145,7 +148,7 @@ Datum idcodec_rolling_hash(PG_FUNCTION_ARGS) {
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("rolling_hash window_size must be between 1 and %zu (got %d)", max_window_size,
                                window)));
-    const std::string_view algorithm = raw_bytes(PG_GETARG_TEXT_PP(2));
+    const std::string_view algorithm = utf8_of(PG_GETARG_TEXT_PP(2));
     const int64 seed = PG_GETARG_INT64(3);
 
     // The hash object lives in the function's memory context and is destroyed with it.

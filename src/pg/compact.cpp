@@ -43,8 +43,7 @@ void parse_object_id(const text* value, std::span<std::uint8_t, object_id_bytes>
     const std::string_view hex = raw_bytes(value);
     if (!parse_hex(hex, bytes))
         ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-                        errmsg("invalid ObjectId: \"%.*s\"", static_cast<int>(std::min<std::size_t>(hex.size(), 64)),
-                               hex.data()),
+                        errmsg("invalid ObjectId: \"%.*s\"", quoted_length(hex), hex.data()),
                         errdetail("An ObjectId is 24 hexadecimal digits.")));
 }
 
@@ -179,7 +178,7 @@ Datum idcodec_alphabet_shuffle(PG_FUNCTION_ARGS) {
     const std::string_view key_text = utf8_of(PG_GETARG_TEXT_PP(1));
     AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
     guarded([&](StopToken) {
-        const Alphabet alphabet(alphabet_text, "alphabet_shuffle", 0);
+        const Alphabet alphabet(alphabet_text, "alphabet_shuffle", 1);
         const std::optional<std::u32string> key = idcodec::utf8::decode(key_text);
         if (!key) throw idcodec::Error(idcodec::ErrorKind::invalid_parameter, "alphabet_shuffle key is not valid UTF-8");
         site.text = idcodec::utf8::encode(idcodec::keyed_shuffled(std::u32string(alphabet.characters()), *key));

@@ -13,6 +13,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "../core/footprint.hpp"
+
 namespace idcodec::pg {
 
 // The settings a configuration was built from, as one string: each part with its length.
@@ -71,7 +73,7 @@ public:
             return std::static_pointer_cast<const Config>(found->second->config);
         }
         auto config = std::make_shared<const Config>(make());
-        const std::size_t bytes = config->footprint() + typed_key.size();
+        const std::size_t bytes = config->footprint() + heap_bytes(typed_key) + entry_overhead;
         entries_.push_front({std::move(typed_key), config, bytes});
         index_.emplace(entries_.front().key, entries_.begin());
         bytes_ += bytes;
@@ -93,6 +95,12 @@ private:
         std::shared_ptr<const void> config;
         std::size_t bytes;
     };
+
+    // What an entry costs besides its configuration and key: the list node, the index node and its bucket, and
+    // the shared pointer's control block.
+    static constexpr std::size_t entry_overhead = heap_bytes(sizeof(Entry) + 2 * sizeof(void*)) +
+                                                  heap_bytes(4 * sizeof(void*)) + 2 * sizeof(void*) +
+                                                  heap_bytes(2 * sizeof(long));
 
     void trim() {
         while (!entries_.empty() && (entries_.size() > capacity_ || bytes_ > byte_budget_)) {

@@ -7,6 +7,7 @@ extern "C" {
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/array.h"

@@ -121,22 +121,13 @@ Datum idcodec_rabin_karp_find_bytea(PG_FUNCTION_ARGS) {
 PG_FUNCTION_INFO_V1(idcodec_rabin_karp_find_many);
 Datum idcodec_rabin_karp_find_many(PG_FUNCTION_ARGS) {
     const std::span<const std::uint8_t> haystack = bytes_of(PG_GETARG_TEXT_PP(0));
-    ArrayType* array = PG_GETARG_ARRAYTYPE_P(1);
-    if (ARR_NDIM(array) > 1)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("rabin_karp_find expects a one-dimensional array of needles (got %d dimensions)",
-                               ARR_NDIM(array))));
-    Datum* elements;
-    bool* nulls;
-    int count;
-    deconstruct_array(array, TEXTOID, -1, false, TYPALIGN_INT, &elements, &nulls, &count);
-    auto* needles = static_cast<std::span<const std::uint8_t>*>(palloc(sizeof(std::span<const std::uint8_t>) * (count + 1)));
-    for (int i = 0; i < count; ++i) {
-        if (nulls[i])
-            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("rabin_karp_find needles cannot be NULL")));
-        needles[i] = bytes_of(DatumGetTextPP(elements[i]));
-    }
-    emit_matches(fcinfo, haystack, {needles, static_cast<std::size_t>(count)}, true, true);
+    const std::span<const std::string_view> texts =
+        text_elements(PG_GETARG_ARRAYTYPE_P(1), "rabin_karp_find needles", TextForm::stored);
+    using Needle = std::span<const std::uint8_t>;
+    auto* needles = static_cast<Needle*>(palloc(sizeof(Needle) * (texts.size() + 1)));
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        needles[i] = {reinterpret_cast<const std::uint8_t*>(texts[i].data()), texts[i].size()};
+    emit_matches(fcinfo, haystack, {needles, texts.size()}, true, true);
     return static_cast<Datum>(0);
 }
 

@@ -21,21 +21,6 @@ bool any_null(FunctionCallInfo fcinfo, int first, int last) {
     return false;
 }
 
-// The words of a text[] blocklist as UTF-8, in memory of the current context.
-std::span<const std::string_view> blocklist_words(ArrayType* array) {
-    Datum* elements;
-    bool* nulls;
-    int count;
-    deconstruct_array(array, TEXTOID, -1, false, TYPALIGN_INT, &elements, &nulls, &count);
-    auto* words = static_cast<std::string_view*>(palloc(sizeof(std::string_view) * (count + 1)));
-    for (int i = 0; i < count; ++i) {
-        if (nulls[i])
-            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("sqids blocklist cannot contain NULL")));
-        words[i] = utf8_of(DatumGetTextPP(elements[i]));
-    }
-    return {words, static_cast<std::size_t>(count)};
-}
-
 // Arguments (alphabet, min_length, blocklist) start at `first`; none of the first two is NULL.
 const Sqids& sqids_for(FunctionCallInfo fcinfo, SqidsSite& site, int first) {
     const text* alphabet = PG_GETARG_TEXT_PP(first);
@@ -50,7 +35,7 @@ const Sqids& sqids_for(FunctionCallInfo fcinfo, SqidsSite& site, int first) {
     if (!site.matches(settings)) {
         const std::string_view alphabet_utf8 = utf8_of(alphabet);
         const std::optional<std::span<const std::string_view>> words =
-            blocklist == nullptr ? std::nullopt : std::optional(blocklist_words(blocklist));
+            blocklist == nullptr ? std::nullopt : std::optional(text_elements(blocklist, "sqids blocklist", TextForm::utf8));
         site.bind(settings, [&](StopToken stop) { return Sqids(alphabet_utf8, min_length, words, stop); });
     }
     return *site.config;

@@ -1,5 +1,7 @@
 #include "values.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
 
 namespace idcodec::pg {
@@ -43,6 +45,57 @@ text* text_from_utf8(std::string_view utf8) {
     const char* converted = pg_any_to_server(utf8.data(), static_cast<int>(utf8.size()), PG_UTF8);
     return converted == utf8.data() ? cstring_to_text_with_len(utf8.data(), static_cast<int>(utf8.size()))
                                     : cstring_to_text(converted);
+}
+
+const char* message_from_utf8(const char* utf8) {
+    const int encoding = GetDatabaseEncoding();
+    if (database_is_utf8_compatible()) return utf8;
+    const Oid conversion = FindDefaultConversionProc(PG_UTF8, encoding);
+    StringInfoData out;
+    initStringInfo(&out);
+    auto* source = reinterpret_cast<unsigned char*>(const_cast<char*>(utf8));
+    int remaining = static_cast<int>(std::strlen(utf8));
+    while (remaining > 0) {
+        int converted = 0;
+        if (OidIsValid(conversion)) {
+            enlargeStringInfo(&out, remaining * MAX_CONVERSION_GROWTH + 1);
+            converted = pg_do_encoding_conversion_buf(conversion, PG_UTF8, encoding, source, remaining,
+                                                      reinterpret_cast<unsigned char*>(out.data + out.len),
+                                                      out.maxlen - out.len, true);
+            out.len += static_cast<int>(std::strlen(out.data + out.len));
+        }
+        source += converted;
+        remaining -= converted;
+        if (remaining > 0) {  // a character the database encoding lacks, or no conversion at all
+            appendStringInfoChar(&out, *source < 0x80 ? static_cast<char>(*source) : '?');
+            const int skipped = std::min(pg_utf_mblen(source), remaining);
+            source += skipped;
+            remaining -= skipped;
+        }
+    }
+    return out.data;
+}
+
+int quoted_length(std::string_view text) {
+    return pg_mbcliplen(text.data(), static_cast<int>(std::min<std::size_t>(text.size(), INT_MAX)), 64);
+}
+
+std::span<const std::string_view> text_elements(ArrayType* array, const char* what, TextForm form) {
+    if (ARR_NDIM(array) > 1)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("%s must be a one-dimensional array (got %d dimensions)", what, ARR_NDIM(array))));
+    Datum* elements;
+    bool* nulls;
+    int count;
+    deconstruct_array(array, TEXTOID, -1, false, TYPALIGN_INT, &elements, &nulls, &count);
+    auto* views = static_cast<std::string_view*>(palloc(sizeof(std::string_view) * (count + 1)));
+    for (int i = 0; i < count; ++i) {
+        if (nulls[i])
+            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s cannot contain NULL", what)));
+        const text* element = DatumGetTextPP(elements[i]);
+        views[i] = form == TextForm::utf8 ? utf8_of(element) : raw_bytes(element);
+    }
+    return {views, static_cast<std::size_t>(count)};
 }
 
 std::span<const std::uint64_t> non_negative_bigints(ArrayType* array, const char* function_name) {

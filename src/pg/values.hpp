@@ -25,6 +25,18 @@ std::optional<std::string_view> id_as_utf8(const text* value);
 // A text value from UTF-8, converted to the database encoding where that differs.
 text* text_from_utf8(std::string_view utf8);
 
+// An error message from the core (UTF-8, NUL-terminated) in the database encoding. A character that encoding
+// cannot hold becomes '?': reporting an error must not raise another.
+const char* message_from_utf8(const char* utf8);
+
+// How many bytes of `text` (database encoding) to quote in a message: at most 64, ending on a character boundary.
+int quoted_length(std::string_view text);
+
+// The elements of a text[] of at most one dimension, without NULLs (errors name `what`), in memory of the current
+// context: as UTF-8, or as stored (database encoding).
+enum class TextForm { utf8, stored };
+std::span<const std::string_view> text_elements(ArrayType* array, const char* what, TextForm form);
+
 // The elements of a one-dimensional bigint[] without NULLs, checked to be non-negative; errors otherwise.
 std::span<const std::uint64_t> non_negative_bigints(ArrayType* array, const char* function_name);
 

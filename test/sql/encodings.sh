@@ -16,6 +16,12 @@ for encoding in EUC_JP LATIN1; do
     if [ "$got" != "$expected 12345 86Rf07" ]; then
         echo "$encoding: got '$got', expected '$expected 12345 86Rf07'"; failures=$((failures + 1))
     fi
+    # A message quoting user text reaches the client intact: converted from the core's UTF-8 to the database
+    # encoding, then to the client's.
+    got=$(q -d "$db" -c "SELECT * FROM cdc_chunks('\\x00', '$salt')" 2>&1 || true)
+    if [[ "$got" != *"(got \"$salt\")"* ]]; then
+        echo "$encoding: the error message lost the quoted algorithm: $got"; failures=$((failures + 1))
+    fi
     if [ "$encoding" = EUC_JP ]; then
         # 0xF5A1 is a user-defined EUC_JP character with no Unicode equivalent
         got=$(q -d "$db" -c "SELECT hashids_decode(c)::text || ' ' || coalesce(hashids_decode_one(c)::text, 'null') || ' '

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "core/error.hpp"
@@ -142,6 +143,15 @@ TEST(Compact, AlphabetRules) {
     }
     EXPECT_THROW(base62.require_size(64), Error);
     EXPECT_NO_THROW(url64.require_size(64));
+    // Never empty, whatever minimum the caller asks for: digits are taken modulo the size.
+    try {
+        Alphabet("", "alphabet_shuffle", 0);
+        FAIL();
+    } catch (const Error& error) {
+        EXPECT_EQ(error.kind(), ErrorKind::invalid_parameter);
+        EXPECT_STREQ(error.what(), "alphabet_shuffle alphabet must contain at least 1 character (got 0)");
+    }
+    EXPECT_THROW(Divisor(0), std::invalid_argument);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "chunking_support.hpp"
+#include "core/cdc.hpp"
 #include "core/error.hpp"
 
 namespace idcodec::cdc {
@@ -302,7 +303,14 @@ TEST(FastCdcSettings, OrderWindowSeedAndName) {
                    "ronomon avg_size must not exceed max_size (got 65536 > 16384)");
     expect_invalid("fastcdc", {4096, 16384, 65536, 0, 48},
                    "fastcdc window_size must be NULL or 64, its fixed Gear window (got 48)");
-    expect_invalid("fastcdc2016", {4096, 16384, 65536, 7, 0}, "fastcdc2016 seed must be 0 (got 7)");
+    for (const std::string_view algorithm : {"fastcdc", "fastcdc2016", "ronomon", "moving_sum"}) {
+        try {
+            make_chunker(algorithm, {4096, 16384, 65536, 7, 0});
+            ADD_FAILURE() << algorithm << " accepted a seed it has no use for";
+        } catch (const Error& error) {
+            EXPECT_EQ(error.what(), "cdc_chunks " + std::string(algorithm) + " takes no seed (got 7)");
+        }
+    }
     expect_invalid("FastCDC", sizes(4096, 16384, 65536),
                    "FastCDC algorithm must be fastcdc, fastcdc2016 or ronomon (got \"FastCDC\")");
     EXPECT_NO_THROW(make_fastcdc("fastcdc", {4096, 16384, 65536, 0, 64}));
