@@ -22,6 +22,11 @@ for encoding in EUC_JP LATIN1; do
     if [[ "$got" != *"(got \"$salt\")"* ]]; then
         echo "$encoding: the error message lost the quoted algorithm: $got"; failures=$((failures + 1))
     fi
+    repeated=$([ "$encoding" = EUC_JP ] && echo '日' || echo 'ä')
+    got=$(q -d "$db" -c "SELECT base62_encode(1, 'x${repeated}y$repeated')" 2>&1 || true)
+    if [[ "$got" != *"('$repeated' appears twice)"* ]]; then
+        echo "$encoding: the error message lost the repeated character: $got"; failures=$((failures + 1))
+    fi
     if [ "$encoding" = EUC_JP ]; then
         # 0xF5A1 is a user-defined EUC_JP character with no Unicode equivalent
         got=$(q -d "$db" -c "SELECT hashids_decode(c)::text || ' ' || coalesce(hashids_decode_one(c)::text, 'null') || ' '
