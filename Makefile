@@ -1,21 +1,25 @@
 # PGXS build of idcodec, plus the entry points for unit tests, fuzzers and benchmarks.
 
-EXTENSION = idcodec
+EXTENSION = idcodec idcodec_pg_hashids
 MODULE_big = idcodec
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control)
-DATA = $(wildcard idcodec--*.sql)
+DATA = $(wildcard idcodec--*.sql) $(wildcard idcodec_pg_hashids--*.sql)
 
 CORE_SRCS = $(wildcard src/core/*.cpp)
 PG_SRCS = $(wildcard src/pg/*.cpp)
 OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
-REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+REGRESS_OPTS = --inputdir=. --load-extension=idcodec
 
 CXXSTD = -std=c++20
 # -MMD: objects are rebuilt when a header they include changes (a stale object would disagree on class layouts).
 PG_CXXFLAGS = $(CXXSTD) -MMD -MP -fvisibility-inlines-hidden -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
 SHLIB_LINK = -lstdc++
+# WERROR=1 turns warnings into errors (the test command builds this way; packagers need not).
+ifeq ($(WERROR),1)
+PG_CXXFLAGS += -Werror
+endif
 
 # No LLVM bitcode: the work of these functions is C++ behind exception guards, which JIT inlining cannot improve,
 # and Debian's clang-14 would have to compile libstdc++ 12's C++20 headers just to install unused .bc files.

@@ -3,6 +3,7 @@
 set -euo pipefail
 
 IDCODEC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export IDCODEC_ROOT
 PG_MAJOR=15
 export PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
 REQUIRED_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib make g++ clang libclang-rt-14-dev
@@ -45,9 +46,22 @@ ensure_test_locale() {
     as_root localedef -i "${TEST_LOCALE%%.*}" -f UTF-8 "$TEST_LOCALE"
 }
 
+# find_peer FILE: the path of a peer system's source archive (Citus, pg_hashids), looked for in $IDCODEC_PEERS,
+# else in the directories beside the checkout (up to three levels down); nothing when it is not there.
+find_peer() {
+    local dir
+    for dir in ${IDCODEC_PEERS:-} "$(dirname "$IDCODEC_ROOT")"; do
+        [ -d "$dir" ] || continue
+        find "$dir" -maxdepth 3 -name "$1" -type f -not -path "$IDCODEC_ROOT/*" 2>/dev/null | head -n 1 | grep . && return 0
+    done
+    return 0
+}
+export -f find_peer
+
+# The extension is built warning-free: the test command treats a warning as an error (WERROR=0 relaxes it).
 build_and_install() {
     log "building idcodec"
-    make -C "$IDCODEC_ROOT" -s -j"$(nproc)" PG_CONFIG=$PG_BIN/pg_config >/dev/null
+    make -C "$IDCODEC_ROOT" -s -j"$(nproc)" PG_CONFIG=$PG_BIN/pg_config WERROR=${WERROR:-1} >/dev/null
     as_root make -C "$IDCODEC_ROOT" -s PG_CONFIG=$PG_BIN/pg_config install >/dev/null
 }
 

@@ -1,11 +1,11 @@
--- Every block of ../shared/vectors/chunking.txt through SQL: chunk boundaries (and cut hashes where given) of
--- ../shared/data/SekienAkashita.jpg from fastcdc-rs 4.0.1, the restic chunker 0.4.0 and borg 1.2.4.
-\set image `base64 -w0 ../shared/data/SekienAkashita.jpg`
+-- Every block of test/vectors/chunking.txt through SQL: chunk boundaries (and cut hashes where given) of
+-- test/data/SekienAkashita.jpg from fastcdc-rs 4.0.1, the restic chunker 0.4.0 and borg 1.2.4.
+\set image `base64 -w0 test/data/SekienAkashita.jpg`
 CREATE TEMP TABLE image AS SELECT decode(:'image', 'base64') AS data;
 SELECT length(data) AS bytes, encode(sha256(data), 'hex') AS sha256 FROM image;
 
 CREATE TEMP TABLE vector_line (n serial, line text);
-\copy vector_line (line) FROM '../shared/vectors/chunking.txt' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
+\copy vector_line (line) FROM 'test/vectors/chunking.txt' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
 
 -- blocks: a header '# <algorithm> <numbers>' followed by 'offset length [hash]' lines
 CREATE TEMP TABLE block AS

@@ -1,6 +1,6 @@
--- Every record of ../shared/vectors/hashids.jsonl (hashids.js 2.3.0) through SQL.
+-- Every record of test/vectors/hashids.jsonl (hashids.js 2.3.0) through SQL.
 CREATE TEMP TABLE vector_line (line text);
-\copy vector_line FROM '../shared/vectors/hashids.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
+\copy vector_line FROM 'test/vectors/hashids.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
 CREATE TEMP TABLE vector AS
 SELECT row_number() OVER () AS n, line::jsonb AS v FROM vector_line;
 

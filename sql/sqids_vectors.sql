@@ -1,6 +1,6 @@
--- Every record of ../shared/vectors/sqids.jsonl (sqids 0.3.0) through SQL.
+-- Every record of test/vectors/sqids.jsonl (sqids 0.3.0) through SQL.
 CREATE TEMP TABLE vector_line (line text);
-\copy vector_line FROM '../shared/vectors/sqids.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
+\copy vector_line FROM 'test/vectors/sqids.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
 CREATE TEMP TABLE vector AS
 SELECT row_number() OVER () AS n, v,
        ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(v->'numbers') WITH ORDINALITY AS t(x, i) ORDER BY i)

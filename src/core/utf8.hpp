@@ -38,6 +38,13 @@ inline void append(std::string& out, char32_t code_point) {
 
 std::string encode(std::u32string_view code_points);
 
+// The number of characters of valid UTF-8 text (bytes that do not continue a character).
+inline std::size_t length(std::string_view text) noexcept {
+    std::size_t characters = 0;
+    for (const char c : text) characters += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    return characters;
+}
+
 // The longest prefix of at most `max_bytes` bytes that does not end inside a character, for quoting user text.
 inline std::string_view clip(std::string_view text, std::size_t max_bytes) noexcept {
     if (text.size() <= max_bytes) return text;

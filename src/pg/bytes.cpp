@@ -8,12 +8,22 @@ extern "C" {
 
 namespace idcodec::pg {
 
+namespace {
+
+// PostgreSQL's VARATT_EXTERNAL_IS_COMPRESSED (the stored size is below the raw size), written with one signedness:
+// the macro compares unsigned with signed, which C++ warns about.
+bool is_compressed(const varatt_external& pointer) {
+    return static_cast<int64>(VARATT_EXTERNAL_GET_EXTSIZE(pointer)) < static_cast<int64>(pointer.va_rawsize) - VARHDRSZ;
+}
+
+}  // namespace
+
 ByteSource byte_source(Datum value) {
     auto* attr = reinterpret_cast<struct varlena*>(DatumGetPointer(value));
     if (VARATT_IS_EXTERNAL_ONDISK(attr)) {
         struct varatt_external pointer;
         VARATT_EXTERNAL_GET_POINTER(pointer, attr);
-        if (!VARATT_EXTERNAL_IS_COMPRESSED(pointer)) return {attr, nullptr, VARATT_EXTERNAL_GET_EXTSIZE(pointer)};
+        if (!is_compressed(pointer)) return {attr, nullptr, VARATT_EXTERNAL_GET_EXTSIZE(pointer)};
     }
     struct varlena* detoasted = pg_detoast_datum_packed(attr);
     return {nullptr, reinterpret_cast<const std::uint8_t*>(VARDATA_ANY(detoasted)),

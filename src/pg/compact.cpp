@@ -47,15 +47,6 @@ void parse_object_id(const text* value, std::span<std::uint8_t, object_id_bytes>
                         errdetail("An ObjectId is 24 hexadecimal digits.")));
 }
 
-int64 non_negative(FunctionCallInfo fcinfo, const char* function) {
-    const int64 number = PG_GETARG_INT64(0);
-    if (number < 0)
-        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-                        errmsg("%s can only encode non-negative numbers (got %lld)", function,
-                               static_cast<long long>(number))));
-    return number;
-}
-
 // A decoder's result: NULL for malformed input.
 Datum number_or_null(FunctionCallInfo fcinfo, const std::optional<std::uint64_t>& number) {
     if (!number) PG_RETURN_NULL();
@@ -63,9 +54,8 @@ Datum number_or_null(FunctionCallInfo fcinfo, const std::optional<std::uint64_t>
 }
 
 // base62_encode and base62_mixup: (number bigint, alphabet text) → text.
-Datum number_to_code(FunctionCallInfo fcinfo, const char* function,
-                     void (*encode)(std::uint64_t, const Alphabet&, std::string&)) {
-    const auto number = static_cast<std::uint64_t>(non_negative(fcinfo, function));
+Datum number_to_code(FunctionCallInfo fcinfo, void (*encode)(std::uint64_t, const Alphabet&, std::string&)) {
+    const std::uint64_t number = non_negative_bigint(fcinfo, 0);
     AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
     const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "base62");
     guarded([&](StopToken) {
@@ -154,7 +144,7 @@ Datum idcodec_uuid_decompress(PG_FUNCTION_ARGS) {
 
 PG_FUNCTION_INFO_V1(idcodec_base62_encode);
 Datum idcodec_base62_encode(PG_FUNCTION_ARGS) {
-    return number_to_code(fcinfo, "base62_encode", encode_number);
+    return number_to_code(fcinfo, encode_number);
 }
 
 PG_FUNCTION_INFO_V1(idcodec_base62_decode);
@@ -164,7 +154,7 @@ Datum idcodec_base62_decode(PG_FUNCTION_ARGS) {
 
 PG_FUNCTION_INFO_V1(idcodec_base62_mixup);
 Datum idcodec_base62_mixup(PG_FUNCTION_ARGS) {
-    return number_to_code(fcinfo, "base62_mixup", mixup);
+    return number_to_code(fcinfo, mixup);
 }
 
 PG_FUNCTION_INFO_V1(idcodec_base62_unmixup);

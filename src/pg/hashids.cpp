@@ -1,6 +1,8 @@
-// SQL functions of the hashids family.
+// SQL functions of the hashids family, and the pg_hashids 1.3 functions of the idcodec_pg_hashids extension (which
+// share these entry points where the behaviour is the same).
 #include "../core/hashids.hpp"
 
+#include "../core/utf8.hpp"
 #include "call_site.hpp"
 #include "values.hpp"
 
@@ -18,33 +20,58 @@ struct HashidsCall {
     int min_length;
 };
 
-// Arguments (salt, min_length, alphabet) start at `first`; the configuration is prepared once per settings.
+// Arguments (salt, min_length, alphabet) start at `first`; the configuration is prepared once per settings. Those
+// the call does not pass (pg_hashids declares id_encode(bigint) ... id_encode(bigint, text, int, text)) take the
+// defaults: no salt, no minimum length, the default alphabet.
 HashidsCall hashids_call(FunctionCallInfo fcinfo, int first) {
     HashidsSite& site = call_site<HashidsSite>(fcinfo);
-    const text* salt = PG_GETARG_TEXT_PP(first);
-    const int min_length = PG_GETARG_INT32(first + 1);
-    const text* alphabet = PG_GETARG_TEXT_PP(first + 2);
-    const std::string_view settings[] = {raw_bytes(salt), raw_bytes(alphabet)};
+    const int passed = PG_NARGS();
+    const std::string_view salt = passed > first ? raw_bytes(PG_GETARG_TEXT_PP(first)) : std::string_view();
+    const int min_length = passed > first + 1 ? PG_GETARG_INT32(first + 1) : 0;
+    const text* alphabet = passed > first + 2 ? PG_GETARG_TEXT_PP(first + 2) : nullptr;
+    const std::string_view settings[] = {salt, alphabet != nullptr ? raw_bytes(alphabet) : Hashids::default_alphabet};
     if (!site.matches(settings)) {
-        const std::string_view salt_utf8 = utf8_of(salt);
-        const std::string_view alphabet_utf8 = utf8_of(alphabet);
+        const std::string_view salt_utf8 = passed > first ? utf8_of(PG_GETARG_TEXT_PP(first)) : std::string_view();
+        const std::string_view alphabet_utf8 = alphabet != nullptr ? utf8_of(alphabet) : Hashids::default_alphabet;
         site.bind(settings, [&](StopToken stop) { return Hashids(salt_utf8, alphabet_utf8, stop); });
     }
     return {site, *site.config, min_length};
 }
 
+// How an ID's min_length is checked when decoding.
+enum class MinLength {
+    exact,       // the ID must be what encode gives with the caller's min_length
+    any_if_set,  // pg_hashids: with a positive min_length, an ID made with any min_length (see below)
+};
+
 // Decodes into the call site's numbers; false for anything that is not a hashid of these settings.
-bool decode_argument(FunctionCallInfo fcinfo, const HashidsCall& call) {
+//
+// pg_hashids 1.3 decodes by skipping to the first guard character whenever the caller's min_length is positive,
+// so an ID made with the same salt and alphabet decodes whatever min_length it was made with. Such an ID is exactly
+// what encode gives for its numbers with min_length equal to the ID's own length (padding stops at min_length;
+// an unpadded ID is at least as long as it), so that is the check in that mode.
+bool decode_argument(FunctionCallInfo fcinfo, const HashidsCall& call, MinLength rule = MinLength::exact) {
     const std::optional<std::string_view> id = id_as_utf8(PG_GETARG_TEXT_PP(0));
     bool decoded = false;
     guarded([&](StopToken stop) {
-        if (id) {
-            decoded = call.hashids.decode(*id, call.min_length, call.site.numbers, stop);
-        } else {
-            Hashids::check_min_length(call.min_length);  // settings are checked even when the ID cannot be one
+        Hashids::check_min_length(call.min_length);  // settings are checked even when the ID cannot be one
+        if (!id) return;
+        int min_length = call.min_length;
+        if (rule == MinLength::any_if_set && min_length > 0) {
+            const std::size_t characters = idcodec::utf8::length(*id);
+            if (characters > static_cast<std::size_t>(Hashids::max_min_length)) return;
+            min_length = static_cast<int>(characters);
         }
+        decoded = call.hashids.decode(*id, min_length, call.site.numbers, stop);
     });
     return decoded;
+}
+
+// The numbers of the hashid argument as bigint[]; '{}' when it is not a hashid of these settings.
+Datum decoded_array(FunctionCallInfo fcinfo, MinLength rule) {
+    const HashidsCall call = hashids_call(fcinfo, 1);
+    ArrayType* numbers = decode_argument(fcinfo, call, rule) ? bigint_array(call.site.numbers) : nullptr;
+    PG_RETURN_ARRAYTYPE_P(numbers != nullptr ? numbers : construct_empty_array(INT8OID));
 }
 
 }  // namespace
@@ -53,20 +80,15 @@ extern "C" {
 
 PG_FUNCTION_INFO_V1(idcodec_hashids_encode);
 Datum idcodec_hashids_encode(PG_FUNCTION_ARGS) {
-    const int64 number = PG_GETARG_INT64(0);
-    if (number < 0)
-        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-                        errmsg("hashids_encode can only encode non-negative numbers (got %lld)",
-                               static_cast<long long>(number))));
+    const std::uint64_t value = non_negative_bigint(fcinfo, 0);
     const HashidsCall call = hashids_call(fcinfo, 1);
-    const auto value = static_cast<std::uint64_t>(number);
     guarded([&](StopToken stop) { call.hashids.encode({&value, 1}, call.min_length, call.site.text, stop); });
     PG_RETURN_TEXT_P(text_from_utf8(call.site.text));
 }
 
 PG_FUNCTION_INFO_V1(idcodec_hashids_encode_array);
 Datum idcodec_hashids_encode_array(PG_FUNCTION_ARGS) {
-    const std::span<const std::uint64_t> numbers = non_negative_bigints(PG_GETARG_ARRAYTYPE_P(0), "hashids_encode");
+    const std::span<const std::uint64_t> numbers = non_negative_bigints(fcinfo, 0);
     const HashidsCall call = hashids_call(fcinfo, 1);
     guarded([&](StopToken stop) { call.hashids.encode(numbers, call.min_length, call.site.text, stop); });
     PG_RETURN_TEXT_P(text_from_utf8(call.site.text));
@@ -74,9 +96,7 @@ Datum idcodec_hashids_encode_array(PG_FUNCTION_ARGS) {
 
 PG_FUNCTION_INFO_V1(idcodec_hashids_decode);
 Datum idcodec_hashids_decode(PG_FUNCTION_ARGS) {
-    const HashidsCall call = hashids_call(fcinfo, 1);
-    ArrayType* numbers = decode_argument(fcinfo, call) ? bigint_array(call.site.numbers) : nullptr;
-    PG_RETURN_ARRAYTYPE_P(numbers != nullptr ? numbers : construct_empty_array(INT8OID));
+    return decoded_array(fcinfo, MinLength::exact);
 }
 
 PG_FUNCTION_INFO_V1(idcodec_hashids_decode_one);
@@ -110,6 +130,38 @@ Datum idcodec_hashids_decode_hex(PG_FUNCTION_ARGS) {
     });
     if (!decoded) PG_RETURN_NULL();
     PG_RETURN_TEXT_P(text_from_utf8(call.site.text));
+}
+
+// ---- pg_hashids 1.3 compatibility (idcodec_pg_hashids). id_encode uses idcodec_hashids_encode(_array).
+
+// id_decode(hashid text [, salt text [, min_length int [, alphabet text]]]) → bigint[]; '{}' when not a hashid
+PG_FUNCTION_INFO_V1(idcodec_pg_hashids_id_decode);
+Datum idcodec_pg_hashids_id_decode(PG_FUNCTION_ARGS) {
+    return decoded_array(fcinfo, MinLength::any_if_set);
+}
+
+// id_decode_once(hashid text [, salt text [, min_length int [, alphabet text]]]) → bigint: the first number,
+// as pg_hashids gives it; NULL when not a hashid
+PG_FUNCTION_INFO_V1(idcodec_pg_hashids_id_decode_once);
+Datum idcodec_pg_hashids_id_decode_once(PG_FUNCTION_ARGS) {
+    const HashidsCall call = hashids_call(fcinfo, 1);
+    if (!decode_argument(fcinfo, call, MinLength::any_if_set) || call.site.numbers.empty() ||
+        call.site.numbers[0] > static_cast<std::uint64_t>(PG_INT64_MAX))
+        PG_RETURN_NULL();
+    PG_RETURN_INT64(static_cast<int64>(call.site.numbers[0]));
+}
+
+// hash_decode(hashid text, salt text, min_length int) → int: the first number; NULL when not a hashid, and an
+// error (22003) when it does not fit in int, where pg_hashids silently kept the low 32 bits
+PG_FUNCTION_INFO_V1(idcodec_pg_hashids_hash_decode);
+Datum idcodec_pg_hashids_hash_decode(PG_FUNCTION_ARGS) {
+    const HashidsCall call = hashids_call(fcinfo, 1);
+    if (!decode_argument(fcinfo, call, MinLength::any_if_set) || call.site.numbers.empty()) PG_RETURN_NULL();
+    if (call.site.numbers[0] > static_cast<std::uint64_t>(PG_INT32_MAX))
+        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE), errmsg("integer out of range"),
+                        errdetail("hash_decode returns int; the hashid holds %llu. Use id_decode_once for bigint.",
+                                  static_cast<unsigned long long>(call.site.numbers[0]))));
+    PG_RETURN_INT32(static_cast<int32>(call.site.numbers[0]));
 }
 
 }  // extern "C"

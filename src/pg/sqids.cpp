@@ -55,19 +55,14 @@ extern "C" {
 PG_FUNCTION_INFO_V1(idcodec_sqids_encode);
 Datum idcodec_sqids_encode(PG_FUNCTION_ARGS) {
     if (any_null(fcinfo, 0, 2)) PG_RETURN_NULL();
-    const int64 number = PG_GETARG_INT64(0);
-    if (number < 0)
-        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-                        errmsg("sqids_encode can only encode non-negative numbers (got %lld)",
-                               static_cast<long long>(number))));
-    const auto value = static_cast<std::uint64_t>(number);
+    const std::uint64_t value = non_negative_bigint(fcinfo, 0);
     return encode(fcinfo, {&value, 1});
 }
 
 PG_FUNCTION_INFO_V1(idcodec_sqids_encode_array);
 Datum idcodec_sqids_encode_array(PG_FUNCTION_ARGS) {
     if (any_null(fcinfo, 0, 2)) PG_RETURN_NULL();
-    return encode(fcinfo, non_negative_bigints(PG_GETARG_ARRAYTYPE_P(0), "sqids_encode"));
+    return encode(fcinfo, non_negative_bigints(fcinfo, 0));
 }
 
 PG_FUNCTION_INFO_V1(idcodec_sqids_decode);

@@ -98,21 +98,41 @@ std::span<const std::string_view> text_elements(ArrayType* array, const char* wh
     return {views, static_cast<std::size_t>(count)};
 }
 
-std::span<const std::uint64_t> non_negative_bigints(ArrayType* array, const char* function_name) {
+namespace {
+
+// The name of the SQL function being called, for its error messages (looked up only when one is raised).
+const char* function_name(FunctionCallInfo fcinfo) {
+    const char* name = fcinfo->flinfo != nullptr ? get_func_name(fcinfo->flinfo->fn_oid) : nullptr;
+    return name != nullptr ? name : "idcodec";
+}
+
+}  // namespace
+
+std::uint64_t non_negative_bigint(FunctionCallInfo fcinfo, int argument) {
+    const int64 number = PG_GETARG_INT64(argument);
+    if (number < 0)
+        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                        errmsg("%s can only encode non-negative numbers (got %lld)", function_name(fcinfo),
+                               static_cast<long long>(number))));
+    return static_cast<std::uint64_t>(number);
+}
+
+std::span<const std::uint64_t> non_negative_bigints(FunctionCallInfo fcinfo, int argument) {
+    ArrayType* array = PG_GETARG_ARRAYTYPE_P(argument);
     if (ARR_NDIM(array) > 1)
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("%s expects a one-dimensional array (got %d dimensions)", function_name,
+                        errmsg("%s expects a one-dimensional array (got %d dimensions)", function_name(fcinfo),
                                ARR_NDIM(array))));
     if (array_contains_nulls(array))
         ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-                        errmsg("%s cannot encode NULL array elements", function_name)));
+                        errmsg("%s cannot encode NULL array elements", function_name(fcinfo))));
     const int count = ArrayGetNItems(ARR_NDIM(array), ARR_DIMS(array));
     const auto* values = reinterpret_cast<const int64*>(ARR_DATA_PTR(array));
     for (int i = 0; i < count; ++i) {
         if (values[i] < 0)
             ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-                            errmsg("%s can only encode non-negative numbers (got %lld at position %d)", function_name,
-                                   static_cast<long long>(values[i]), i + 1)));
+                            errmsg("%s can only encode non-negative numbers (got %lld at position %d)",
+                                   function_name(fcinfo), static_cast<long long>(values[i]), i + 1)));
     }
     // Non-negative int64 values have the same bits as uint64 ones.
     return {reinterpret_cast<const std::uint64_t*>(values), static_cast<std::size_t>(count)};

@@ -37,8 +37,11 @@ int quoted_length(std::string_view text);
 enum class TextForm { utf8, stored };
 std::span<const std::string_view> text_elements(ArrayType* array, const char* what, TextForm form);
 
-// The elements of a one-dimensional bigint[] without NULLs, checked to be non-negative; errors otherwise.
-std::span<const std::uint64_t> non_negative_bigints(ArrayType* array, const char* function_name);
+// Argument `argument` (bigint) as a number to encode: an error (22003) names the SQL function if it is negative.
+std::uint64_t non_negative_bigint(FunctionCallInfo fcinfo, int argument);
+
+// Argument `argument` (bigint[]): one-dimensional, without NULLs, non-negative; errors name the SQL function.
+std::span<const std::uint64_t> non_negative_bigints(FunctionCallInfo fcinfo, int argument);
 
 // A bigint[] of the numbers, or NULL if one of them does not fit in bigint.
 ArrayType* bigint_array(std::span<const std::uint64_t> numbers);

@@ -4,7 +4,7 @@
 #
 # checks that node, npm and psql are on the PATH, cds into test/interop (INTEROP_DIR) and runs `npm install` there
 # (every package pinned in package.json). Returns when PACKAGE is installed at exactly VERSION. Prints
-# "SKIPPED: npm registry unreachable: ..." and exits 0 when npm can neither reach the registry nor install the
+# "SKIPPED: npm registry unreachable: ..." and exits 77 when npm can neither reach the registry nor install the
 # package from its cache; exits 1 (messages prefixed "LABEL interop:") on any other failure.
 
 INTEROP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -40,7 +40,7 @@ interop_prepare() {
                 reason=$({ grep -m1 -E 'FetchError|request to .* failed' <<<"$npm_out" ||
                            grep -m1 -E 'npm (error|ERR!)' <<<"$npm_out" || true; } | sed -E 's/^npm (error|ERR!) *//')
                 echo "SKIPPED: npm registry unreachable: ${reason:-${network_error:-npm install timed out}}"
-                exit 0
+                exit 77
             fi
             echo "$label interop: npm install failed although the registry answers:" >&2
             printf '%s\n' "$npm_out" >&2

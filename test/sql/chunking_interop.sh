@@ -10,7 +10,8 @@
 #
 # Run by scripts/test.sh from the repo root with PGHOST/PGPORT/PGUSER/PGDATABASE set for a running cluster where
 # idcodec is installed. Installs a missing peer with apt-get (as root, or with password-less sudo); a peer that cannot
-# be installed is reported as "SKIPPED: <peer> not installable: <reason>" and left out (exit 0 if the rest matched).
+# be installed is reported as "SKIPPED: <peer> not installable: <reason>" and left out (exit 0 if the rest matched,
+# 77 if no peer could be had).
 # Exits 1 on any mismatch or on any other failure. No network is used but apt's.
 # IDCODEC_INTEROP_SEED=N (0..4294967295) reproduces a run's data; PSQL names the psql binary.
 set -euo pipefail
@@ -133,7 +134,7 @@ fi
 
 if [ ${#peers[@]} -eq 0 ]; then
     echo "chunking interop: no peer available, nothing compared"
-    exit 0
+    exit 77
 fi
 
 # ------------------------------------------------------------------------------------------------ parameter sets

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The systematic hostile battery. For every function of the extension (read from the catalog, so a new function is
+# The systematic hostile battery. For every function of the extensions (read from the catalog, so a new function is
 # covered without editing this file) and every argument, each edge value of that argument's type is tried with the
 # other arguments valid, one statement per call, so one error cannot hide the next. Passing means: no backend
 # crash, no internal error (XX000), nothing slower than the statement timeout, and only documented SQLSTATEs.
 set -euo pipefail
 psql_q() { psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
-psql_q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idcodec"
+psql_q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idcodec" \
+       -c "CREATE EXTENSION IF NOT EXISTS idcodec_pg_hashids"
 started=$(psql_q -c "SELECT pg_postmaster_start_time()")
 documented="00000 22023 22003 22004 22P02 54000"
 work=$(mktemp -d)
@@ -47,10 +48,10 @@ fn AS (
     SELECT p.oid, p.oid::regprocedure::text AS signature, p.proretset, p.pronargs, p.pronargdefaults
     FROM pg_proc p
     JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
-    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec'
+    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname IN ('idcodec', 'idcodec_pg_hashids')
 ),
 arg AS (
-    SELECT fn.oid, fn.signature, fn.proretset, a.n, a.type, p.proargnames[a.n::int] AS name,
+    SELECT fn.oid, fn.signature, fn.proretset, a.n, a.type, coalesce(p.proargnames[a.n::int], '$' || a.n) AS name,
            coalesce(CASE WHEN a.n > fn.pronargs - fn.pronargdefaults THEN pg_get_function_arg_default(fn.oid, a.n::int) END,
                     v.value, t.value) AS fine
     FROM fn JOIN pg_proc p ON p.oid = fn.oid
@@ -109,5 +110,6 @@ while IFS='|' read -r id state description message; do
 done < "$work/outcomes"
 now=$(psql_q -c "SELECT pg_postmaster_start_time()")
 if [ "$now" != "$started" ]; then echo "the server restarted during the battery"; failures=$((failures + 1)); fi
+psql_q -c "DROP EXTENSION idcodec_pg_hashids"
 echo "hostile battery: $failures failures"
 [ "$failures" -eq 0 ]

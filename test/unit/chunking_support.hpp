@@ -1,5 +1,5 @@
 // Shared helpers of the chunker unit tests (fastcdc_test.cpp, rabin_buzhash_test.cpp): the chunk record, the test
-// image, random data, whole-buffer and streaming chunking, and the blocks of ../shared/vectors/chunking.txt.
+// image, random data, whole-buffer and streaming chunking, and the blocks of test/vectors/chunking.txt.
 #pragma once
 
 #include <charconv>

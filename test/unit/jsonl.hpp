@@ -1,4 +1,4 @@
-// A small reader for the shared vector files: one JSON object per line.
+// A small reader for the reference vector files: one JSON object per line.
 #pragma once
 
 #include <cstdlib>
@@ -157,10 +157,10 @@ inline std::vector<Json> read_jsonl(const std::string& path) {
     return records;
 }
 
-// Where the shared vectors live: $IDCODEC_VECTORS, else ../shared/vectors beside the checkout.
+// Where the reference vectors live: $IDCODEC_VECTORS, else test/vectors (the tests run from the repository root).
 inline std::string vectors_dir() {
     if (const char* dir = std::getenv("IDCODEC_VECTORS")) return dir;
-    return "../shared/vectors";
+    return "test/vectors";
 }
 
 }  // namespace idcodec::test
