@@ -25,6 +25,9 @@ endif
 # and Debian's clang-14 would have to compile libstdc++ 12's C++20 headers just to install unused .bc files.
 override with_llvm = no
 
+# Set before PGXS is included, which reads it into its clean rule.
+EXTRA_CLEAN = $(OBJS:.o=.d) build
+
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
@@ -43,7 +46,6 @@ check-locale-free: $(CORE_SRCS:.cpp=.o)
 	@if nm -uC $^ | grep -E '^\s+U ($(LOCALE_SYMBOLS))(@|\(|$$)'; then \
 	  echo "src/core must not call a locale-sensitive library function (above)"; exit 1; fi
 -include $(OBJS:.o=.d)
-EXTRA_CLEAN = $(OBJS:.o=.d) build
 
 # ---- C++ unit tests, sanitizers, fuzzers, benchmarks (no PostgreSQL needed) ----
 BUILD = build

@@ -98,6 +98,11 @@ for check in test/sql/*.sh; do
     run_check "$(basename "$check" .sh)" bash "$check"
 done
 
+# Last, because it replaces the installed files with the package's and removes them again afterwards.
+log "Debian package"
+run_check "debian package" bash test/package.sh
+build_and_install
+
 if [ ${#FAILED_SUITES[@]} -gt 0 ]; then log "failing suites: ${FAILED_SUITES[*]}"; fi
 for reason in "${SKIP_REASONS[@]}"; do log "skipped: $reason"; done
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Debian package test, as root on Debian 12 with PostgreSQL 15:
+#   1. installs the build dependencies of debian/control if any are missing;
+#   2. builds the package with `dpkg-buildpackage -us -uc -b` in a copy of the sources (the files git tracks, plus
+#      untracked files git does not ignore, so uncommitted work is tested too; never build products);
+#   3. checks the .deb is named postgresql-15-idcodec_<debian/changelog version>_<arch>.deb, that the changelog's
+#      upstream version is idcodec.control's default_version, and that it holds idcodec.so and every *.control and
+#      *--*.sql of the sources (so a new extension the Makefile forgets to install is caught);
+#   4. installs it with dpkg -i and runs `make installcheck` from a second, never-built copy of the sources against
+#      the running cluster described by PGHOST, PGPORT and PGUSER (the caller starts it);
+#   5. removes the package again (dpkg -r), also when a step fails.
+# DEB_BUILD_OPTIONS=nocheck skips the regression run inside the package build (dh_pgxs_test); step 4 always runs.
+# Ends with one summary line.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PG_MAJOR=15
+PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
+PG_CONFIG=$PG_BIN/pg_config
+PACKAGE=postgresql-$PG_MAJOR-idcodec
+
+log() { printf '== %s\n' "$*" >&2; }
+fail() {
+    printf 'package.sh: FAILED: %s\n' "$*" >&2
+    exit 1
+}
+
+[ "$(id -u)" = 0 ] || fail "must run as root (it installs build dependencies and the package)"
+
+WORK=$(mktemp -d -t idcodec-package.XXXXXX)
+# The build-time regression run (pg_virtualenv) starts a server as the postgres user that loads the extension
+# from the build tree: it must be able to read it.
+chmod 755 "$WORK"
+INSTALLED=0
+cleanup() {
+    local status=$?
+    set +e
+    if [ "$INSTALLED" = 1 ]; then
+        log "removing $PACKAGE"
+        dpkg -r "$PACKAGE" >/dev/null
+    fi
+    rm -rf "$WORK"
+    exit $status
+}
+trap cleanup EXIT
+
+# copy_sources DEST: the files git tracks (minus deleted ones) and untracked files it does not ignore.
+copy_sources() {
+    local dest=$1
+    mkdir -p "$dest"
+    (
+        cd "$ROOT"
+        git ls-files -z --cached --others --exclude-standard |
+            while IFS= read -r -d '' file; do
+                if [ -e "$file" ] || [ -L "$file" ]; then printf '%s\0' "$file"; fi
+            done |
+            tar --null -T - -cf -
+    ) | tar -C "$dest" -xf -
+}
+
+# ---- the cluster must be reachable, and PostgreSQL $PG_MAJOR, before anything is built or installed
+"$PG_BIN/pg_isready" -q ||
+    fail "no PostgreSQL server answers at PGHOST=${PGHOST:-} PGPORT=${PGPORT:-} (the caller starts the cluster)"
+server_version=$("$PG_BIN/psql" -XAtq -d postgres -c 'SHOW server_version_num') ||
+    fail "cannot connect as PGUSER=${PGUSER:-$(id -un)}"
+[ "${server_version:0:2}" = "$PG_MAJOR" ] || fail "the server is version $server_version, not PostgreSQL $PG_MAJOR"
+
+# ---- build dependencies
+git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1 || fail "$ROOT is not a git checkout (git lists the sources)"
+BUILD_SRC=$WORK/build/idcodec
+copy_sources "$BUILD_SRC"
+if ! command -v dpkg-checkbuilddeps >/dev/null || ! (cd "$BUILD_SRC" && dpkg-checkbuilddeps) >/dev/null 2>&1; then
+    log "installing build dependencies"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null
+    apt-get build-dep -y -qq --no-install-recommends "$BUILD_SRC" >/dev/null
+    (cd "$BUILD_SRC" && dpkg-checkbuilddeps) || fail "build dependencies still missing after apt-get build-dep"
+fi
+if dpkg-query -W -f='${Status}' "$PACKAGE" 2>/dev/null | grep -q 'ok installed'; then
+    log "note: $PACKAGE was already installed; it is replaced now and removed at the end"
+fi
+
+# ---- versions: debian/changelog's upstream version must be the extension's default_version
+deb_version=$(cd "$BUILD_SRC" && dpkg-parsechangelog -S Version)
+upstream_version=${deb_version#*:}          # no epoch
+upstream_version=${upstream_version%-*}     # no Debian revision
+default_version=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$BUILD_SRC/idcodec.control")
+[ -n "$default_version" ] || fail "no default_version in idcodec.control"
+[ "$upstream_version" = "$default_version" ] ||
+    fail "debian/changelog is at $deb_version but idcodec.control's default_version is $default_version"
+expected_deb=${PACKAGE}_${deb_version#*:}_$(dpkg --print-architecture).deb
+
+# ---- build
+log "dpkg-buildpackage -us -uc -b (log: $WORK/build/build.log)"
+start=$SECONDS
+if ! (cd "$BUILD_SRC" && dpkg-buildpackage -us -uc -b) >"$WORK/build/build.log" 2>&1; then
+    tail -n 80 "$WORK/build/build.log" >&2
+    fail "dpkg-buildpackage failed"
+fi
+build_seconds=$((SECONDS - start))
+
+# ---- the .deb: name and contents
+debs=()
+for file in "$WORK"/build/*.deb; do
+    case $file in *-dbgsym_*) ;; *) if [ -e "$file" ]; then debs+=("$(basename "$file")"); fi ;; esac
+done
+[ "${#debs[@]}" = 1 ] || fail "expected one package, dpkg-buildpackage made: ${debs[*]:-none}"
+[ "${debs[0]}" = "$expected_deb" ] || fail "package is ${debs[0]}, expected $expected_deb"
+DEB=$WORK/build/$expected_deb
+contents=$(dpkg-deb -c "$DEB" | awk '{ print $NF }' | sed 's|^\./|/|')
+libdir=$("$PG_CONFIG" --pkglibdir)
+extdir=$("$PG_CONFIG" --sharedir)/extension
+expected_files=("$libdir/idcodec.so")
+for file in "$BUILD_SRC"/*.control "$BUILD_SRC"/*--*.sql; do
+    if [ -e "$file" ]; then expected_files+=("$extdir/$(basename "$file")"); fi
+done
+for file in "${expected_files[@]}"; do
+    grep -qxF "$file" <<<"$contents" || fail "$expected_deb lacks $file"
+done
+if grep -q '/bitcode/' <<<"$contents"; then fail "$expected_deb ships LLVM bitcode (the Makefile sets with_llvm = no)"; fi
+
+# ---- install, then run the regression suite from sources where nothing was built
+log "dpkg -i $expected_deb"
+INSTALLED=1
+dpkg -i "$DEB" >/dev/null || fail "dpkg -i $expected_deb failed"
+
+CHECK_SRC=$WORK/check/idcodec
+copy_sources "$CHECK_SRC"
+built=$(find "$CHECK_SRC" \( -name '*.o' -o -name '*.so' -o -name '*.bc' \) -print -quit)
+[ -z "$built" ] || fail "the test copy holds a build product: $built"
+log "make installcheck against the installed package"
+set +e
+(cd "$CHECK_SRC" && make installcheck PG_CONFIG="$PG_CONFIG") >"$WORK/check/installcheck.log" 2>&1
+check_status=$?
+set -e
+summary=$(grep -E '^ *(All [0-9]+ tests passed|[0-9]+ of [0-9]+ tests (failed|passed))' "$WORK/check/installcheck.log" |
+    sed 's/^ *//; s/\.* *$//' | head -n 1)
+if [ $check_status -ne 0 ] || ! grep -q '^All [0-9]* tests passed' <<<"$summary"; then
+    grep -F 'FAILED' "$WORK/check/installcheck.log" >&2 || true
+    if [ -f "$CHECK_SRC/regression.diffs" ]; then head -n 100 "$CHECK_SRC/regression.diffs" >&2; fi
+    tail -n 20 "$WORK/check/installcheck.log" >&2
+    fail "make installcheck against $expected_deb: ${summary:-exit status $check_status}"
+fi
+
+# ---- leave the system as it was regarding the package
+dpkg -r "$PACKAGE" >/dev/null || fail "dpkg -r $PACKAGE failed"
+INSTALLED=0
+
+echo "package.sh: $expected_deb built in ${build_seconds}s (${#expected_files[@]} extension files checked);" \
+     "installcheck against it: $summary; $PACKAGE removed again"
