@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# idcodec on a real Citus cluster: a coordinator and two workers on local ports, Citus built from its source once per
+# machine. Checks, with exact expected results: the extension reaches every node on CREATE and on UPDATE, and a
+# database owner who is not a superuser can install it; distributed tables with hashids, sqids and ObjectId public
+# IDs hold exactly the single-node values, a 1M-row INSERT ... SELECT computes them on the workers, and a lookup
+# by decoded public ID is a router query; the short-URL service distributed by code shortens (with its retry),
+# resolves and counts hits; the dedup store distributed (files by name, chunks by digest) chunks on the workers and
+# restores every file byte for byte. Prints the timings of the insert and the chunking, Citus against one node.
+# Needs citus-13.2.2.tar.gz (and its PostgreSQL 15.18 patch) beside the checkout or in $IDCODEC_PEERS.
+# IDCODEC_CITUS_CHUNK_MB sets how much data the chunking measurement spreads over files (default 64).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+archive=$(find_peer citus-13.2.2.tar.gz)
+if [ -z "$archive" ]; then
+    echo "SKIPPED: Citus suite: the Citus 13.2.2 source (citus-13.2.2.tar.gz) is not beside the checkout"
+    exit 77
+fi
+source test/lib/citus_build.sh
+citus_install "$archive" "$(find_peer citus-13.2.2-pg15.18.patch)"
+
+source test/lib/cluster.sh
+coordinator=$(free_port)
+workers=("$(free_port)" "$(free_port)")
+for node in "coordinator:$coordinator" "worker1:${workers[0]}" "worker2:${workers[1]}"; do
+    cluster_start "${node%%:*}" "${node#*:}" "shared_preload_libraries=citus" "max_prepared_transactions=100" \
+        "max_connections=200"
+done
+c() { cluster_psql "$coordinator" -d postgres "$@"; }
+for port in "$coordinator" "${workers[@]}"; do cluster_psql "$port" -c "CREATE EXTENSION citus"; done
+c -c "SELECT citus_set_coordinator_host('localhost', $coordinator)" >/dev/null
+for port in "${workers[@]}"; do c -c "SELECT citus_add_node('localhost', $port)" >/dev/null; done
+
+failures=0
+check() {  # check DESCRIPTION ACTUAL EXPECTED
+    if [ "$2" = "$3" ]; then
+        echo "ok: $1"
+    else
+        echo "FAILED: $1"; echo "  got:      $2" | head -n 5; echo "  expected: $3" | head -n 5
+        failures=$((failures + 1))
+    fi
+}
+versions() { for port in "$coordinator" "${workers[@]}"; do
+    cluster_psql "$port" -c "SELECT coalesce((SELECT extversion FROM pg_extension WHERE extname = 'idcodec'), 'none')"
+done | paste -sd' '; }
+current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control)
+
+# ---- the extension on every node
+c -c "CREATE EXTENSION idcodec VERSION '0.4.0'"
+check "CREATE EXTENSION on the coordinator reaches both workers" "$(versions)" "0.4.0 0.4.0 0.4.0"
+c -c "ALTER EXTENSION idcodec UPDATE"
+check "ALTER EXTENSION idcodec UPDATE reaches both workers" "$(versions)" "$current $current $current"
+c -c "DROP EXTENSION idcodec"
+check "DROP EXTENSION reaches both workers" "$(versions)" "none none none"
+c -c "CREATE ROLE app_owner LOGIN" -c "GRANT CREATE ON DATABASE postgres TO app_owner"
+owner_try=$(cluster_psql "$coordinator" -U app_owner -d postgres -c "CREATE EXTENSION idcodec" 2>&1 && echo installed || true)
+check "a non-superuser with CREATE on the database installs it (trusted), on every node" \
+    "$(tail -n 1 <<<"$owner_try") $(versions)" "installed $current $current $current"
+check "the extension belongs to that role" \
+    "$(c -c "SELECT extowner::regrole FROM pg_extension WHERE extname = 'idcodec'")" "app_owner"
+
+# ---- distributed public IDs
+c <<'SQL'
+CREATE TABLE numbers (id bigint PRIMARY KEY);
+SELECT create_distributed_table('numbers', 'id');
+INSERT INTO numbers SELECT generate_series(1, 1000000);
+CREATE TABLE public_id (id bigint PRIMARY KEY, hashid text, sqid text, objectid text);
+SELECT create_distributed_table('public_id', 'id', colocate_with => 'numbers');
+CREATE TABLE account (
+    id bigint PRIMARY KEY,
+    hashid text GENERATED ALWAYS AS (hashids_encode(id, 'citus accounts', 8)) STORED,
+    sqid text GENERATED ALWAYS AS (sqids_encode(id, min_length => 6)) STORED,
+    objectid text GENERATED ALWAYS AS (objectid_compress(lpad(to_hex(id), 24, '0'))) STORED
+);
+SELECT create_distributed_table('account', 'id', colocate_with => 'numbers');
+-- the same on one node, for comparison
+CREATE TABLE local_numbers AS SELECT generate_series(1, 1000000)::bigint AS id;
+CREATE TABLE local_public_id (id bigint PRIMARY KEY, hashid text, sqid text, objectid text);
+SQL
+insert="SELECT id, hashids_encode(id, 'citus accounts', 8), sqids_encode(id, min_length => 6),
+               objectid_compress(lpad(to_hex(id), 24, '0'))"
+plan=$(c -c "EXPLAIN (VERBOSE, COSTS OFF) INSERT INTO public_id $insert FROM numbers")
+check "the 1M-row INSERT ... SELECT is pushed down: the workers' queries call the encoders" \
+    "$(grep -c 'hashids_encode' <<<"$plan") $(grep -oE 'Task Count: [0-9]+' <<<"$plan")" "1 Task Count: 32"
+citus_ms=$(c -c '\timing on' -c "INSERT INTO public_id $insert FROM numbers" | grep -oE 'Time: [0-9.]+' | cut -d' ' -f2)
+local_ms=$(c -c '\timing on' -c "INSERT INTO local_public_id $insert FROM local_numbers" | grep -oE 'Time: [0-9.]+' | cut -d' ' -f2)
+c -c "INSERT INTO account (id) SELECT id FROM numbers"
+digest="md5(string_agg(id || ':' || hashid || ':' || sqid || ':' || objectid, ',' ORDER BY id))"
+single=$(c -c "SELECT $digest FROM local_public_id")
+check "distributed public IDs equal the single node's (1M rows each)" \
+    "$(c -c "SELECT $digest FROM public_id") $(c -c "SELECT $digest FROM account")" "$single $single"
+hashid=$(c -c "SELECT hashids_encode(4242, 'citus accounts', 8)")
+plan=$(c -c "EXPLAIN (COSTS OFF) SELECT * FROM account WHERE id = hashids_decode_one('$hashid', 'citus accounts', 8)")
+check "a lookup by decoded hashid is a router query" "$(grep -oE 'Task Count: [0-9]+' <<<"$plan")" "Task Count: 1"
+check "... and finds its row" \
+    "$(c -c "SELECT id FROM account WHERE id = hashids_decode_one('$hashid', 'citus accounts', 8)")" 4242
+plan=$(c -c "EXPLAIN (COSTS OFF) SELECT id FROM account WHERE id = (sqids_decode('$(c -c "SELECT sqids_encode(77, min_length => 6)")', min_length => 6))[1]")
+check "a lookup by decoded sqid is a router query" "$(grep -oE 'Task Count: [0-9]+' <<<"$plan")" "Task Count: 1"
+
+# ---- the short-URL service, distributed by code
+shorturl=$(cat <<'SQL'
+CREATE TABLE url_code (code text PRIMARY KEY, url text NOT NULL, attempt int NOT NULL, hits bigint NOT NULL DEFAULT 0);
+CREATE FUNCTION shorten(long_url text, code_length int DEFAULT 8) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE candidate text;
+BEGIN
+    SELECT code INTO candidate FROM url_code WHERE url = long_url;
+    IF FOUND THEN RETURN candidate; END IF;
+    FOR attempt IN 0..99 LOOP
+        FOREACH candidate IN ARRAY shortcode_candidates(long_url, code_length, attempt) LOOP
+            INSERT INTO url_code (code, url, attempt) VALUES (candidate, long_url, attempt) ON CONFLICT (code) DO NOTHING;
+            IF FOUND THEN RETURN candidate; END IF;
+        END LOOP;
+    END LOOP;
+    RAISE EXCEPTION 'no free code for %', long_url;
+END $$;
+CREATE FUNCTION resolve(short_code text) RETURNS text LANGUAGE sql AS $$
+    UPDATE url_code SET hits = hits + 1 WHERE code = short_code RETURNING url
+$$;
+SQL
+)
+c -c "CREATE SCHEMA single" -c "SET search_path = single, public" -c "$shorturl"
+c -c "$shorturl" -c "SELECT create_distributed_table('url_code', 'code')" >/dev/null
+run_urls="SELECT shorten('http://www.sina.com.cn/') || ' ' || shorten('http://www.sina.com.cn/');
+          SELECT count(shorten('https://example.com/page/' || i, 1)) FROM generate_series(1, 60) i;"
+single_run=$(c -c "SET search_path = single, public" -c "$run_urls")
+check "shorten() on the distributed table: the seed's code, stable, and 60 one-character codes with retries" \
+    "$(c -c "$run_urls")" "$single_run"
+check "... the same codes and retries as on one node" \
+    "$(c -c "SELECT md5(string_agg(url || code || attempt, ',' ORDER BY url)) || ' ' || count(*) FILTER (WHERE attempt > 0) FROM url_code")" \
+    "$(c -c "SELECT md5(string_agg(url || code || attempt, ',' ORDER BY url)) || ' ' || count(*) FILTER (WHERE attempt > 0) FROM single.url_code")"
+check "resolution and hit counting across shards" \
+    "$(c -c "SELECT resolve('GgalHkii')" -c "SELECT resolve('GgalHkii')" -c "SELECT coalesce(resolve('nothing'), 'null')" -c "SELECT hits FROM url_code WHERE code = 'GgalHkii'" | paste -sd' ')" \
+    "http://www.sina.com.cn/ http://www.sina.com.cn/ null 2"
+
+# ---- the dedup store: files by name, chunks by digest
+mb=${IDCODEC_CITUS_CHUNK_MB:-64}
+dedup=$(cat <<'SQL'
+CREATE TABLE document (name text PRIMARY KEY, content bytea NOT NULL);
+CREATE TABLE chunk (digest bytea PRIMARY KEY, data bytea NOT NULL);
+CREATE TABLE file (name text PRIMARY KEY, size bigint NOT NULL, chunks bytea[] NOT NULL);
+SQL
+)
+c -c "CREATE SCHEMA single_dedup" -c "SET search_path = single_dedup, public" -c "$dedup"
+c -c "$dedup" -c "SELECT create_distributed_table('document', 'name')" \
+  -c "SELECT create_distributed_table('file', 'name', colocate_with => 'document')" \
+  -c "SELECT create_distributed_table('chunk', 'digest')" >/dev/null
+# 4 MB documents, each family in 4 versions that share most of their content.
+documents="INSERT INTO document
+SELECT format('doc-%s-v%s', d, v),
+       overlay(b.base PLACING convert_to(repeat('edit ' || v, 200), 'UTF8') FROM 1 + (v * 777777) % 3000000 FOR 0)
+FROM generate_series(1, greatest($mb / 16, 1)) d
+CROSS JOIN LATERAL (SELECT decode(string_agg(md5(d || ':' || i), ''), 'hex') AS base FROM generate_series(1, 262144) i) b,
+     generate_series(1, 4) v"
+store_chunks="INSERT INTO chunk SELECT c.digest, substr(d.content, c.start::int + 1, c.length)
+    FROM document d, cdc_chunks(d.content, 'fastcdc', 16384, 65536, 262144, digest => 'sha256') c ON CONFLICT DO NOTHING"
+store_files="INSERT INTO file SELECT d.name, length(d.content),
+    ARRAY(SELECT c.digest FROM cdc_chunks(d.content, 'fastcdc', 16384, 65536, 262144, digest => 'sha256') c ORDER BY c.start)
+    FROM document d"
+c -c "$documents"
+c -c "SET search_path = single_dedup, public" -c "$documents"
+plan=$(c -c "EXPLAIN (VERBOSE, COSTS OFF) $store_chunks")
+check "chunking runs on the workers (cdc_chunks in the worker query, repartitioned by digest)" \
+    "$(grep -c 'cdc_chunks' <<<"$plan" | awk '{print ($1 > 0)}') $(grep -oE 'INSERT/SELECT method: [a-z]+' <<<"$plan")" \
+    "1 INSERT/SELECT method: repartition"
+citus_chunk_ms=$(c -c '\timing on' -c "$store_chunks" -c "$store_files" | grep -oE 'Time: [0-9.]+' | awk '{s += $2} END {printf "%.0f", s}')
+local_chunk_ms=$(c -c '\timing on' -c "SET search_path = single_dedup, public" -c "$store_chunks" -c "$store_files" | grep -oE 'Time: [0-9.]+' | awk '{s += $2} END {printf "%.0f", s}')
+restored="WITH part AS MATERIALIZED (SELECT f.name, p.ord, p.digest FROM file f, unnest(f.chunks) WITH ORDINALITY p(digest, ord)),
+               whole AS MATERIALIZED (SELECT part.name, string_agg(c.data, ''::bytea ORDER BY part.ord) AS content
+                                      FROM part JOIN chunk c USING (digest) GROUP BY part.name)
+          SELECT count(*) FILTER (WHERE md5(w.content) = md5(d.content)) || ' of ' || count(*)
+          FROM whole w JOIN (SELECT name, content FROM document) d USING (name)"
+files=$(c -c "SELECT count(*) FROM document")
+check "every stored file restores byte for byte" "$(c -c "$restored")" "$files of $files"
+stats="SELECT (SELECT sum(size) FROM file) || ' ' || (SELECT sum(length(data)) FROM chunk)"
+check "the distributed store keeps exactly the single node's chunks" \
+    "$(c -c "$stats")" "$(c -c "SET search_path = single_dedup, public" -c "$stats")"
+read -r bytes_in bytes_stored < <(c -c "$stats")
+
+echo "measured (2 cores, all three nodes on this machine): 1M-row INSERT ... SELECT of three public IDs:" \
+     "Citus ${citus_ms} ms, one node ${local_ms} ms; chunking and storing $((bytes_in >> 20)) MB in $files files:" \
+     "Citus ${citus_chunk_ms} ms, one node ${local_chunk_ms} ms; stored $((bytes_stored >> 20)) MB"
+echo "citus: $failures failures"
+[ "$failures" -eq 0 ]

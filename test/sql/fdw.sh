@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# postgres_fdw shards: a partitioned table whose partitions are foreign tables on two other local clusters. Shows,
+# with EXPLAIN VERBOSE, which idcodec calls postgres_fdw ships in the Remote SQL: with the server option
+# `extensions 'idcodec'` a decoder over a foreign column ships; without it none does; an encoder whose text
+# arguments are all literals does not ship even with the option (postgres_fdw will not send a collatable call
+# whose collation comes only from constants), while the forms that avoid it (decoding the public ID to the key,
+# or comparing the stored column with an encoded constant, folded at plan time) ship. Every query gives the same
+# rows either way.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source test/lib/cluster.sh
+shards=("$(free_port)" "$(free_port)")
+for i in 0 1; do
+    cluster_start "shard$((i + 1))" "${shards[$i]}"
+    cluster_psql "${shards[$i]}" -d postgres <<SQL
+CREATE EXTENSION idcodec;
+CREATE TABLE account (id bigint PRIMARY KEY, public_id text NOT NULL);
+INSERT INTO account SELECT g, hashids_encode(g, 'fdw salt', 8) FROM generate_series($((i * 50000 + 1)), $(((i + 1) * 50000))) g;
+CREATE INDEX ON account (public_id);
+ANALYZE account;
+SQL
+done
+
+q() { psql -X -q -At -v ON_ERROR_STOP=1 -d idcodec_fdw "$@"; }
+psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS idcodec_fdw" \
+     -c "CREATE DATABASE idcodec_fdw"
+q -c "SET client_min_messages = warning" -c "CREATE EXTENSION postgres_fdw" -c "CREATE EXTENSION idcodec"
+for mode in shipping plain; do
+    option=$([ $mode = shipping ] && echo ", extensions 'idcodec'" || true)
+    q <<SQL
+CREATE TABLE account_$mode (id bigint NOT NULL, public_id text NOT NULL) PARTITION BY RANGE (id);
+CREATE SERVER shard1_$mode FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host 'localhost', port '${shards[0]}', dbname 'postgres'$option);
+CREATE SERVER shard2_$mode FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host 'localhost', port '${shards[1]}', dbname 'postgres'$option);
+CREATE USER MAPPING FOR CURRENT_USER SERVER shard1_$mode OPTIONS (user 'postgres');
+CREATE USER MAPPING FOR CURRENT_USER SERVER shard2_$mode OPTIONS (user 'postgres');
+CREATE FOREIGN TABLE account_${mode}_1 PARTITION OF account_$mode FOR VALUES FROM (1) TO (50001)
+    SERVER shard1_$mode OPTIONS (table_name 'account');
+CREATE FOREIGN TABLE account_${mode}_2 PARTITION OF account_$mode FOR VALUES FROM (50001) TO (100001)
+    SERVER shard2_$mode OPTIONS (table_name 'account');
+SQL
+done
+
+failures=0
+# ships QUERY MODE: "yes" if every Remote SQL of the plan carries the query's idcodec call or its folded constant.
+remote_sql() { q -c "EXPLAIN (VERBOSE, COSTS OFF) $1" | grep 'Remote SQL' || true; }
+check() {  # check DESCRIPTION ACTUAL EXPECTED
+    if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAILED: $1: got '$2', expected '$3'"; failures=$((failures + 1)); fi
+}
+target=77777
+hashid=$(q -c "SELECT hashids_encode($target, 'fdw salt', 8)")
+while IFS='|' read -r form where ships_with ships_without; do
+    for mode in shipping plain; do
+        query="SELECT id FROM account_$mode WHERE $where"
+        remote=$(remote_sql "$query")
+        shipped=$(grep -qE "hashids_|$target|'$hashid'" <<<"$remote" && echo ships || echo local)
+        expected=$([ $mode = shipping ] && echo "$ships_with" || echo "$ships_without")
+        check "$form, $([ $mode = shipping ] && echo "with extensions 'idcodec'" || echo "without the option"): $expected" \
+            "$shipped" "$expected"
+        check "  ... and finds the row" "$(q -c "$query")" "$target"
+    done
+    echo "  e.g. Remote SQL: $(remote_sql "SELECT id FROM account_shipping WHERE $where" | head -n 1 | sed 's/^ *//')"
+done <<SQL
+decoder over the foreign column|hashids_decode_one(public_id, 'fdw salt', 8) = $target|ships|local
+stored column = encoded constant (folded)|public_id = hashids_encode($target, 'fdw salt', 8)|ships|ships
+key = decoded constant (folded)|id = hashids_decode_one('$hashid', 'fdw salt', 8)|ships|ships
+encoder over the foreign key, literal settings|hashids_encode(id, 'fdw salt', 8) = '$hashid'|local|local
+SQL
+
+psql -X -q -c "DROP DATABASE idcodec_fdw"
+echo "postgres_fdw: $failures failures"
+[ "$failures" -eq 0 ]
