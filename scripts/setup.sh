@@ -52,7 +52,7 @@ find_peer() {
     local dir
     for dir in ${IDCODEC_PEERS:-} "$(dirname "$IDCODEC_ROOT")"; do
         [ -d "$dir" ] || continue
-        find "$dir" -maxdepth 3 -name "$1" -type f -not -path "$IDCODEC_ROOT/*" 2>/dev/null | head -n 1 | grep . && return 0
+        find -L "$dir" -maxdepth 3 -name "$1" -type f -not -path "$IDCODEC_ROOT/*" 2>/dev/null | head -n 1 | grep . && return 0
     done
     return 0
 }

@@ -59,7 +59,7 @@ check "the extension belongs to that role" \
     "$(c -c "SELECT extowner::regrole FROM pg_extension WHERE extname = 'idcodec'")" "app_owner"
 
 # ---- distributed public IDs
-c <<'SQL'
+c >/dev/null <<'SQL'
 CREATE TABLE numbers (id bigint PRIMARY KEY);
 SELECT create_distributed_table('numbers', 'id');
 INSERT INTO numbers SELECT generate_series(1, 1000000);
@@ -79,8 +79,9 @@ SQL
 insert="SELECT id, hashids_encode(id, 'citus accounts', 8), sqids_encode(id, min_length => 6),
                objectid_compress(lpad(to_hex(id), 24, '0'))"
 plan=$(c -c "EXPLAIN (VERBOSE, COSTS OFF) INSERT INTO public_id $insert FROM numbers")
+insert_plan=$plan
 check "the 1M-row INSERT ... SELECT is pushed down: the workers' queries call the encoders" \
-    "$(grep -c 'hashids_encode' <<<"$plan") $(grep -oE 'Task Count: [0-9]+' <<<"$plan")" "1 Task Count: 32"
+    "$(grep -E 'Query: INSERT INTO .*hashids_encode\(.*sqids_encode\(.*objectid_compress\(' <<<"$plan" | wc -l | awk '{print ($1 > 0)}') $(grep -oE 'Task Count: [0-9]+' <<<"$plan")" "1 Task Count: 32"
 citus_ms=$(c -c '\timing on' -c "INSERT INTO public_id $insert FROM numbers" | grep -oE 'Time: [0-9.]+' | cut -d' ' -f2)
 local_ms=$(c -c '\timing on' -c "INSERT INTO local_public_id $insert FROM local_numbers" | grep -oE 'Time: [0-9.]+' | cut -d' ' -f2)
 c -c "INSERT INTO account (id) SELECT id FROM numbers"
@@ -169,12 +170,15 @@ restored="WITH part AS MATERIALIZED (SELECT f.name, p.ord, p.digest FROM file f,
           SELECT count(*) FILTER (WHERE md5(w.content) = md5(d.content)) || ' of ' || count(*)
           FROM whole w JOIN (SELECT name, content FROM document) d USING (name)"
 files=$(c -c "SELECT count(*) FROM document")
-check "every stored file restores byte for byte" "$(c -c "$restored")" "$files of $files"
+# Restoring every file at once moves all the chunks through the coordinator: lift Citus's 1 GB cap for it.
+check "every stored file restores byte for byte" \
+    "$(c -c "SET citus.max_intermediate_result_size = -1" -c "$restored")" "$files of $files"
 stats="SELECT (SELECT sum(size) FROM file) || ' ' || (SELECT sum(length(data)) FROM chunk)"
 check "the distributed store keeps exactly the single node's chunks" \
     "$(c -c "$stats")" "$(c -c "SET search_path = single_dedup, public" -c "$stats")"
 read -r bytes_in bytes_stored < <(c -c "$stats")
 
+echo "  the workers' query: $(grep -m1 -oE 'Query: INSERT INTO .{0,160}' <<<"$insert_plan")..."
 echo "measured (2 cores, all three nodes on this machine): 1M-row INSERT ... SELECT of three public IDs:" \
      "Citus ${citus_ms} ms, one node ${local_ms} ms; chunking and storing $((bytes_in >> 20)) MB in $files files:" \
      "Citus ${citus_chunk_ms} ms, one node ${local_chunk_ms} ms; stored $((bytes_stored >> 20)) MB"
