@@ -16,6 +16,12 @@ CXXSTD = -std=c++20
 # -MMD: objects are rebuilt when a header they include changes (a stale object would disagree on class layouts).
 PG_CXXFLAGS = $(CXXSTD) -MMD -MP -fvisibility-inlines-hidden -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
 SHLIB_LINK = -lstdc++
+# SANITIZE_SERVER=1 builds idcodec.so with AddressSanitizer and UBSan, for a server started with the sanitizer
+# runtimes preloaded (test/asan_server.sh); build it in a copy of the sources, not over the normal objects.
+ifeq ($(SANITIZE_SERVER),1)
+PG_CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SHLIB_LINK += -fsanitize=address,undefined
+endif
 # WERROR=1 turns warnings into errors (the test command builds this way; packagers need not).
 ifeq ($(WERROR),1)
 PG_CXXFLAGS += -Werror
@@ -78,6 +84,19 @@ fuzz: $(FUZZ_TARGETS)
 	@for f in $(FUZZ_TARGETS); do echo "== $$f ($(FUZZ_SECONDS)s)"; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=0 2>&1 | tail -n 2 || exit 1; done
 
+# The libpq load and chaos driver; `make chaos CHAOS_SECONDS=600` runs a long one (scripts/test.sh runs a short one).
+$(BUILD)/chaos_driver: test/chaos/chaos_driver.cpp
+	@mkdir -p $(BUILD)
+	$(CXX) $(CXXSTD) -O2 -g -Wall -Wextra -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq -pthread
+
+SQLSMITH_SECONDS ?= 600
+sqlsmith:
+	IDCODEC_SQLSMITH_SECONDS=$(SQLSMITH_SECONDS) bash test/sql/sqlsmith.sh
+
+CHAOS_SECONDS ?= 300
+chaos: $(BUILD)/chaos_driver
+	IDCODEC_CHAOS_SECONDS=$(CHAOS_SECONDS) bash test/sql/chaos.sh
+
 BENCH_SRCS = $(wildcard test/bench/*.cpp)
 
 $(BUILD)/core_bench: $(BENCH_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp)
@@ -89,4 +108,4 @@ bench: install $(BUILD)/core_bench
 	$(BUILD)/core_bench --benchmark_min_time=1
 	bash test/bench/run.sh
 
-.PHONY: unit unit-asan fuzz bench check-locale-free
+.PHONY: unit unit-asan fuzz bench check-locale-free chaos sqlsmith

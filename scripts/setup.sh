@@ -7,7 +7,7 @@ export IDCODEC_ROOT
 PG_MAJOR=15
 export PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
 REQUIRED_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib make g++ clang libclang-rt-14-dev
-                   libgtest-dev libbenchmark-dev locales python3)
+                   libgtest-dev libbenchmark-dev locales python3 libpq-dev)
 # The suites run again in a database with this locale, whose case rules differ from ASCII ('I' lowercases to 'ı').
 export TEST_LOCALE=tr_TR.UTF-8
 

@@ -78,8 +78,10 @@ run_gtest "unit tests (asan+ubsan)" build/unit_tests_asan
 log "fuzz targets (${FUZZ_SECONDS:=15}s each)"
 for target in test/fuzz/*.cpp; do
     name=$(basename "$target" .cpp)
-    run_check "fuzz $name" bash -c "make -s build/fuzz_$name >/dev/null && mkdir -p build/corpus_$name &&
-        build/fuzz_$name -max_total_time=$FUZZ_SECONDS -max_len=4096 -print_final_stats=1 build/corpus_$name 2>&1 | tail -n 3"
+    # new inputs go to build/, the committed corpus (test/fuzz/corpus/) is where each run starts
+    run_check "fuzz $name" bash -c "make -s build/fuzz_$name >/dev/null && mkdir -p build/corpus_$name test/fuzz/corpus/$name &&
+        build/fuzz_$name -max_total_time=$FUZZ_SECONDS -max_len=4096 -print_final_stats=1 build/corpus_$name \
+            test/fuzz/corpus/$name 2>&1 | tail -n 3"
 done
 
 start_cluster
@@ -98,7 +100,12 @@ for check in test/sql/*.sh; do
     run_check "$(basename "$check" .sh)" bash "$check"
 done
 
-# Last, because it replaces the installed files with the package's and removes them again afterwards.
+# These replace the installed library (with a sanitized build, with the package's), so they come last and the
+# normal build is installed again after each.
+log "the extension under AddressSanitizer and UBSan inside a server"
+run_check "server under ASan+UBSan" bash test/asan_server.sh
+build_and_install
+
 log "Debian package"
 run_check "debian package" bash test/package.sh
 build_and_install

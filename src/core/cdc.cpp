@@ -34,6 +34,12 @@ void refuse_seed(std::string_view function, std::string_view algorithm, std::uin
 }  // namespace
 
 std::unique_ptr<Chunker> make_chunker(std::string_view algorithm, const ChunkerSettings& settings) {
+    // A chunk of 0 bytes would never end the data, and avg_size is a divisor of some algorithms.
+    if (settings.min_size == 0 || settings.avg_size == 0 || settings.max_size == 0)
+        throw Error(ErrorKind::invalid_parameter, "cdc_chunks sizes must be at least 1 (got " +
+                                                      std::to_string(settings.min_size) + ", " +
+                                                      std::to_string(settings.avg_size) + ", " +
+                                                      std::to_string(settings.max_size) + ")");
     if (settings.min_size > settings.avg_size || settings.avg_size > settings.max_size)
         throw Error(ErrorKind::invalid_parameter, "cdc_chunks sizes must satisfy min_size <= avg_size <= max_size (got " +
                                                       std::to_string(settings.min_size) + ", " +

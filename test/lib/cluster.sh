@@ -5,6 +5,8 @@
 #                                           "name=value" passed with -c
 #   cluster_psql PORT [psql arguments]      psql -X -q -At -v ON_ERROR_STOP=1 on that cluster, as postgres
 #
+# CLUSTER_ENV (an array of NAME=value) is added to the environment of the servers started after it is set.
+#
 # Every cluster is stopped and removed when the sourcing script exits. The servers run as 'postgres' when we are
 # root (initdb refuses root).
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -12,6 +14,7 @@ CLUSTERS=$(mktemp -d /tmp/idcodec-clusters.XXXXXX)
 chmod 755 "$CLUSTERS"
 [ "$(id -u)" = 0 ] && chown postgres: "$CLUSTERS"
 STARTED_CLUSTERS=()
+CLUSTER_ENV=()
 
 as_postgres() {
     if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
@@ -25,7 +28,8 @@ cluster_start() {
     local setting
     for setting in "$@"; do options+=(-c "$setting"); done
     as_postgres "$PG_BIN/initdb" -D "$CLUSTERS/$name" -U postgres -E UTF8 --locale=C.UTF-8 -A trust >/dev/null
-    as_postgres "$PG_BIN/pg_ctl" -D "$CLUSTERS/$name" -l "$CLUSTERS/$name.log" -w -o "${options[*]}" start >/dev/null
+    as_postgres env "${CLUSTER_ENV[@]}" "$PG_BIN/pg_ctl" -D "$CLUSTERS/$name" -l "$CLUSTERS/$name.log" -w \
+        -o "${options[*]}" start >/dev/null
     STARTED_CLUSTERS+=("$name")
 }
 

@@ -2,6 +2,7 @@
 // Python's big integers from the definitions; searches are checked against a naive scan.
 #include "core/rolling.hpp"
 
+#include "core/cdc.hpp"
 #include "core/error.hpp"
 #include "core/utf8.hpp"
 
@@ -95,6 +96,14 @@ TEST(Winnow, SchleimerWilkersonAiken) {
     EXPECT_THROW(winnowed(U"abcd", 0, 4), Error);
     EXPECT_THROW(winnowed(U"abcd", 4, max_winnow_parameter + 1), Error);
     EXPECT_THROW(winnowed(U"abcd", -1, 4), Error);
+}
+
+// Found by fuzzing the factory as SQL would call it: a size of 0 never ended a chunk (and avg_size divides).
+TEST(Chunkers, RefuseSizesOfZero) {
+    for (const std::string_view algorithm : {"fastcdc", "rabin", "buzhash", "moving_sum"}) {
+        EXPECT_THROW(make_chunker(algorithm, {0, 0, 0, 0, 0}), Error) << algorithm;
+        EXPECT_THROW(make_chunker(algorithm, {64, 0, 1024, 0, 0}), Error) << algorithm;
+    }
 }
 
 TEST(MovingSumChunker, CutsWhereTheWindowSumIsAMultiple) {

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# idcodec under AddressSanitizer and UBSan inside a real server: builds idcodec.so with both (in a copy of the
+# sources), installs it, starts a throwaway postmaster with the sanitizer runtimes preloaded, and runs every
+# pg_regress suite, the survival battery, the systematic hostile battery and a short sqlsmith run against it.
+# Fails on any sanitizer report (each one aborts the backend that hit it) and on any failing suite. Leaves the
+# sanitized library installed: the caller reinstalls the normal build (scripts/test.sh does).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+pg_config=$PG_BIN/pg_config
+
+# ---- the sanitized library, built in a copy so the normal objects stay as they are
+copy=$ROOT/build/asan-server
+rm -rf "$copy"
+mkdir -p "$copy"
+tar --exclude='*.o' --exclude='*.d' -cf - Makefile ./*.control ./*--*.sql src | tar -C "$copy" -xf -
+make -C "$copy" -s -j"$(nproc)" PG_CONFIG="$pg_config" SANITIZE_SERVER=1 >/dev/null
+make -C "$copy" -s PG_CONFIG="$pg_config" SANITIZE_SERVER=1 install >/dev/null
+gcc -shared -fPIC -O2 -o "$copy/nls_shim.so" test/asan_nls_shim.c
+runtimes="$copy/nls_shim.so:$(g++ -print-file-name=libasan.so):$(g++ -print-file-name=libubsan.so)"
+
+source test/lib/cluster.sh
+reports=$CLUSTERS/reports
+mkdir -p "$reports"
+chmod 777 "$reports"
+# leaks are PostgreSQL's business (it frees by memory context, at exit); everything else stops the backend
+# (the shim goes first, so the runtime's own check that it comes first is turned off)
+CLUSTER_ENV=("LD_PRELOAD=$runtimes"
+             "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:verify_asan_link_order=0:log_path=$reports/asan"
+             "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan")
+port=$(free_port)
+cluster_start asan "$port" "log_error_verbosity=verbose" "max_connections=120"
+CLUSTER_ENV=()
+export PGHOST=localhost PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+unset CLUSTER_DIR
+started=$(cluster_psql "$port" -d postgres -c "SELECT pg_postmaster_start_time()")
+# the backend runs with the sanitizer runtime and the sanitized library mapped
+loaded=$(cluster_psql "$port" -d postgres -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idcodec" \
+             -c "SELECT hashids_encode(1) IS NOT NULL AND pg_read_file('/proc/self/maps') ~ 'libasan'")
+[ "$loaded" = t ] || { echo "the server did not load the sanitizer runtime"; exit 1; }
+
+failures=0
+step() {  # step NAME COMMAND...: runs it, shows its last lines, counts a failure
+    local name=$1 out
+    shift
+    if out=$("$@" 2>&1); then
+        echo "ok: $name — $(tail -n 1 <<<"$out")"
+    else
+        echo "FAILED: $name"; tail -n 30 <<<"$out"
+        failures=$((failures + 1))
+    fi
+}
+step "pg_regress suites" make -s installcheck PG_CONFIG="$pg_config"
+step "survival battery" bash test/sql/survival.sh
+step "hostile battery" bash test/sql/hostile.sh
+step "sqlsmith" env IDCODEC_SQLSMITH_PORT="$port" IDCODEC_SQLSMITH_LOG="$CLUSTERS/asan.log" \
+    IDCODEC_SQLSMITH_SECONDS="${IDCODEC_ASAN_SQLSMITH_SECONDS:-30}" bash test/sql/sqlsmith.sh
+
+found=$(find "$reports" -type f | wc -l)
+if [ "$found" -gt 0 ] || grep -qE 'AddressSanitizer|runtime error:' "$CLUSTERS/asan.log"; then
+    echo "sanitizer reports:"; head -n 60 "$reports"/* 2>/dev/null; grep -A20 -E 'AddressSanitizer|runtime error:' "$CLUSTERS/asan.log" | head -n 40
+    failures=$((failures + 1))
+fi
+now=$(cluster_psql "$port" -d postgres -c "SELECT pg_postmaster_start_time()")
+if [ "$now" != "$started" ] || grep -q 'terminated by signal' "$CLUSTERS/asan.log"; then
+    echo "a backend stopped abnormally:"; grep -B2 -A5 'terminated by signal' "$CLUSTERS/asan.log" | head -n 20
+    failures=$((failures + 1))
+fi
+echo "server under ASan+UBSan: $found sanitizer reports, $failures failures"
+[ "$failures" -eq 0 ]
