@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Resource bounds at the largest allowed arguments, as numbers: for each long operation, the backend's peak private
+# memory (RssAnon, sampled) above its start while it runs, and how long after statement_timeout fires the query
+# ends (cancel latency, which must stay within 100 ms). Prints the table the README shows.
+# IDCODEC_LIMITS_MB (default 1000) sizes the value that is chunked.
+set -euo pipefail
+q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+mb=${IDCODEC_LIMITS_MB:-1000}
+q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idcodec"
+q <<SQL
+SET client_min_messages = warning;
+DROP TABLE IF EXISTS limits_value, limits_setting;
+CREATE UNLOGGED TABLE limits_value (data bytea);
+ALTER TABLE limits_value ALTER COLUMN data SET STORAGE EXTERNAL;
+INSERT INTO limits_value SELECT pg_read_binary_file('/dev/urandom', 0, $mb * 1000 * 1000);
+CREATE UNLOGGED TABLE limits_setting AS
+SELECT (SELECT array_agg(substr(md5(i::text), 1, 4 + i % 2)) FROM generate_series(1, 100000) i) AS words,
+       (SELECT array_agg(substr(md5(i::text), 1, 8)) FROM generate_series(1, 10000) i) AS needles,
+       (SELECT string_agg(md5(i::text), ' ') FROM generate_series(1, 300000) i) AS haystack;
+SQL
+trap 'q -c "DROP TABLE IF EXISTS limits_value, limits_setting" >/dev/null 2>&1 || true' EXIT
+
+# peak_mb SQL: the peak growth of the private memory of a backend running SQL (after SETUP statements).
+peak_mb() {
+    PGAPPNAME=idcodec_limits psql -X -q -At -v ON_ERROR_STOP=1 -c "SELECT pg_sleep(0.3)" -c "$1" >/dev/null &
+    local client=$! pid="" baseline peak now
+    for _ in $(seq 1 100); do
+        pid=$(q -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'idcodec_limits'")
+        [ -n "$pid" ] && break
+        sleep 0.02
+    done
+    baseline=$(awk '/RssAnon/ {print $2}' "/proc/$pid/status")
+    peak=$baseline
+    while kill -0 "$client" 2>/dev/null; do
+        now=$(awk '/RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+        [ "${now:-0}" -gt "$peak" ] && peak=$now
+        sleep 0.01
+    done
+    wait "$client"
+    echo $(( (peak - baseline) / 1024 ))
+}
+
+# cancel_ms SQL: milliseconds between statement_timeout (300 ms) and the end of SQL, which must outlast it.
+cancel_ms() {
+    q 2>&1 <<SQL | { grep -oE 'late -?[0-9]+' || true; } | cut -d' ' -f2
+SET statement_timeout = '300ms';
+DO \$\$
+DECLARE t0 timestamptz := clock_timestamp();
+BEGIN
+    BEGIN
+        $1;
+        RAISE NOTICE 'late -1';
+    EXCEPTION WHEN query_canceled THEN
+        RAISE NOTICE 'late %', greatest(0, round(extract(epoch FROM clock_timestamp() - t0) * 1000 - 300));
+    END;
+END \$\$;
+SQL
+}
+
+failures=0
+row() {  # row LABEL MEMORY_SQL CANCEL_SQL
+    local memory latency
+    memory=$(peak_mb "$2")
+    latency=$(cancel_ms "$3")
+    printf '| %s | %s MB | %s ms |\n' "$1" "$memory" "${latency:-?}"
+    if [ -z "$latency" ] || [ "$latency" -lt 0 ] || [ "$latency" -gt 100 ]; then
+        echo "  cancel latency ${latency:-unknown} ms: more than 100 ms, or the work ended before the timeout"
+        failures=$((failures + 1))
+    fi
+}
+echo "| operation | peak private memory | cancel latency |"
+echo "| --- | --- | --- |"
+row "hashids_encode with min_length 1,000,000 (20 IDs; cancelled among 100,000)" \
+    "SELECT count(hashids_encode(i, 'limits', 1000000)) FROM generate_series(1, 20) i" \
+    "PERFORM count(hashids_encode(i, 'limits', 1000000)) FROM generate_series(1, 100000) i"
+row "sqids with a 100,000-word blocklist (prepared once; cancelled among 1,000 preparations)" \
+    "SELECT sqids_encode(1, '0123456789abcdefghij', 255, words) FROM limits_setting" \
+    "SET LOCAL idcodec.cache_size = 0; PERFORM count(sqids_encode(1, '0123456789abcdefghij', m % 256, words)) FROM limits_setting, generate_series(1, 1000) m"
+row "rabin_karp_find with 10,000 needles over 10 MB (cancelled among 50 scans)" \
+    "SELECT count(*) FROM limits_setting, rabin_karp_find(haystack, needles)" \
+    "PERFORM count(*) FROM limits_setting, generate_series(1, 50) g, rabin_karp_find(haystack || g, needles)"
+row "cdc_chunks over a $mb MB value stored uncompressed, with SHA-256 digests" \
+    "SELECT count(*) FROM limits_value, cdc_chunks(data, digest => 'sha256')" \
+    "PERFORM count(*) FROM limits_value, generate_series(1, 10) g, cdc_chunks(data, digest => 'sha256')"
+row "100,000 distinct cached hashids settings (cache_size = 100000; cancelled among 1,000,000)" \
+    "SET idcodec.cache_size = 100000; SELECT count(hashids_encode(1, 'salt ' || i, 8)) FROM generate_series(1, 100000) i" \
+    "SET LOCAL idcodec.cache_size = 100000; PERFORM count(hashids_encode(1, 'salt ' || i, 8)) FROM generate_series(1, 1000000) i"
+echo "limits: $failures failures"
+[ "$failures" -eq 0 ]
