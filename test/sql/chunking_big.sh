@@ -11,27 +11,10 @@ q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idco
 trap 'q -c "DROP TABLE IF EXISTS idcodec_big" >/dev/null 2>&1 || true' EXIT
 
 # The backend's private memory (RssAnon: shared buffers excluded), sampled while it chunks the whole value.
-PGAPPNAME=idcodec_big psql -X -q -At -v ON_ERROR_STOP=1 \
-    -c "SELECT pg_sleep(0.5)" \
-    -c "SELECT count(*) || ' ' || sum(length) FROM idcodec_big, cdc_chunks(idcodec_big.data, digest => 'sha256')" \
-    >"${TMPDIR:-/tmp}/idcodec_big.out" &
-client=$!
-pid=""
-for _ in $(seq 1 50); do
-    pid=$(q -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'idcodec_big'")
-    [ -n "$pid" ] && break
-    sleep 0.05
-done
-baseline=$(awk '/RssAnon/ {print $2}' "/proc/$pid/status")
-peak=$baseline
-while kill -0 "$client" 2>/dev/null; do
-    now=$(awk '/RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
-    [ "${now:-0}" -gt "$peak" ] && peak=$now
-    sleep 0.01
-done
-wait "$client"
+source "$(dirname "$0")/../lib/peak_memory.sh"
+growth=$(peak_private_mb "${TMPDIR:-/tmp}/idcodec_big.out" \
+    "SELECT count(*) || ' ' || sum(length) FROM idcodec_big, cdc_chunks(idcodec_big.data, digest => 'sha256')")
 read -r chunks bytes < <(tail -n 1 "${TMPDIR:-/tmp}/idcodec_big.out")
-growth=$(( (peak - baseline) / 1024 ))
 echo "500 MB value: $chunks chunks covering $bytes bytes; the backend's private memory peaked $growth MB above its start"
 [ "$bytes" -eq "$size" ] || { echo "chunks do not cover the value"; exit 1; }
 [ "$growth" -le 64 ] || { echo "private memory grew by $growth MB while chunking a 500 MB value"; exit 1; }

@@ -20,25 +20,7 @@ SELECT (SELECT array_agg(substr(md5(i::text), 1, 4 + i % 2)) FROM generate_serie
 SQL
 trap 'q -c "DROP TABLE IF EXISTS limits_value, limits_setting" >/dev/null 2>&1 || true' EXIT
 
-# peak_mb SQL: the peak growth of the private memory of a backend running SQL (after SETUP statements).
-peak_mb() {
-    PGAPPNAME=idcodec_limits psql -X -q -At -v ON_ERROR_STOP=1 -c "SELECT pg_sleep(0.3)" -c "$1" >/dev/null &
-    local client=$! pid="" baseline peak now
-    for _ in $(seq 1 100); do
-        pid=$(q -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'idcodec_limits'")
-        [ -n "$pid" ] && break
-        sleep 0.02
-    done
-    baseline=$(awk '/RssAnon/ {print $2}' "/proc/$pid/status")
-    peak=$baseline
-    while kill -0 "$client" 2>/dev/null; do
-        now=$(awk '/RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
-        [ "${now:-0}" -gt "$peak" ] && peak=$now
-        sleep 0.01
-    done
-    wait "$client"
-    echo $(( (peak - baseline) / 1024 ))
-}
+source "$(dirname "$0")/../lib/peak_memory.sh"
 
 # cancel_ms SQL: milliseconds between statement_timeout (300 ms) and the end of SQL, which must outlast it.
 cancel_ms() {
@@ -60,7 +42,7 @@ SQL
 failures=0
 row() {  # row LABEL MEMORY_SQL CANCEL_SQL
     local memory latency
-    memory=$(peak_mb "$2")
+    memory=$(peak_private_mb /dev/null "$2")
     latency=$(cancel_ms "$3")
     printf '| %s | %s MB | %s ms |\n' "$1" "$memory" "${latency:-?}"
     if [ -z "$latency" ] || [ "$latency" -lt 0 ] || [ "$latency" -gt 100 ]; then
@@ -81,7 +63,7 @@ row "rabin_karp_find with 10,000 needles over 10 MB (cancelled among 50 scans)" 
     "PERFORM count(*) FROM limits_setting, generate_series(1, 50) g, rabin_karp_find(haystack || g, needles)"
 row "cdc_chunks over a $mb MB value stored uncompressed, with SHA-256 digests" \
     "SELECT count(*) FROM limits_value, cdc_chunks(data, digest => 'sha256')" \
-    "PERFORM count(*) FROM limits_value, generate_series(1, 10) g, cdc_chunks(data, digest => 'sha256')"
+    "PERFORM count(*) FROM limits_value, generate_series(1, 10) g, cdc_chunks(data, min_size => 4095 + g, digest => 'sha256')"
 row "100,000 distinct cached hashids settings (cache_size = 100000; cancelled among 1,000,000)" \
     "SET idcodec.cache_size = 100000; SELECT count(hashids_encode(1, 'salt ' || i, 8)) FROM generate_series(1, 100000) i" \
     "SET LOCAL idcodec.cache_size = 100000; PERFORM count(hashids_encode(1, 'salt ' || i, 8)) FROM generate_series(1, 1000000) i"
