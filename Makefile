@@ -89,6 +89,11 @@ $(BUILD)/chaos_driver: test/chaos/chaos_driver.cpp
 	@mkdir -p $(BUILD)
 	$(CXX) $(CXXSTD) -O2 -g -Wall -Wextra -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq -pthread
 
+# The extension built with ASan+UBSan inside a throwaway server: every suite, the batteries and sqlsmith (as root,
+# with the server's environment as scripts/setup.sh sets it; reinstall the normal build afterwards).
+asan-server:
+	bash test/asan_server.sh
+
 SQLSMITH_SECONDS ?= 600
 sqlsmith:
 	IDCODEC_SQLSMITH_SECONDS=$(SQLSMITH_SECONDS) bash test/sql/sqlsmith.sh
@@ -108,4 +113,4 @@ bench: install $(BUILD)/core_bench
 	$(BUILD)/core_bench --benchmark_min_time=1
 	bash test/bench/run.sh
 
-.PHONY: unit unit-asan fuzz bench check-locale-free chaos sqlsmith
+.PHONY: unit unit-asan fuzz bench check-locale-free chaos sqlsmith asan-server
