@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "footprint.hpp"
+#include "page_allocator.hpp"
 
 namespace idcodec {
 
@@ -48,9 +49,9 @@ private:
 
     std::size_t classes_ = 0;
     std::array<std::uint8_t, 256> class_of_{};
-    std::vector<std::uint32_t> next_;   // the automaton: state x class -> state
-    std::vector<std::uint32_t> depth_;  // length of the string a state stands for
-    std::vector<std::uint8_t> flags_;
+    PageVector<std::uint32_t> next_;   // the automaton: state x class -> state
+    PageVector<std::uint32_t> depth_;  // length of the string a state stands for
+    PageVector<std::uint8_t> flags_;
 };
 
 }  // namespace idcodec
