@@ -67,6 +67,16 @@ bool decode_argument(FunctionCallInfo fcinfo, const HashidsCall& call, MinLength
     return decoded;
 }
 
+// The first number of the hashid argument; nothing when it is not a hashid of these settings or, with
+// `only_number`, when it holds more than one.
+std::optional<std::uint64_t> first_number(FunctionCallInfo fcinfo, MinLength rule, bool only_number) {
+    const HashidsCall call = hashids_call(fcinfo, 1);
+    const std::vector<std::uint64_t>& numbers = call.site.numbers;
+    if (!decode_argument(fcinfo, call, rule) || numbers.empty() || (only_number && numbers.size() != 1))
+        return std::nullopt;
+    return numbers[0];
+}
+
 // The numbers of the hashid argument as bigint[]; '{}' when it is not a hashid of these settings.
 Datum decoded_array(FunctionCallInfo fcinfo, MinLength rule) {
     const HashidsCall call = hashids_call(fcinfo, 1);
@@ -101,11 +111,9 @@ Datum idcodec_hashids_decode(PG_FUNCTION_ARGS) {
 
 PG_FUNCTION_INFO_V1(idcodec_hashids_decode_one);
 Datum idcodec_hashids_decode_one(PG_FUNCTION_ARGS) {
-    const HashidsCall call = hashids_call(fcinfo, 1);
-    if (!decode_argument(fcinfo, call) || call.site.numbers.size() != 1 ||
-        call.site.numbers[0] > static_cast<std::uint64_t>(PG_INT64_MAX))
-        PG_RETURN_NULL();
-    PG_RETURN_INT64(static_cast<int64>(call.site.numbers[0]));
+    const std::optional<std::uint64_t> number = first_number(fcinfo, MinLength::exact, true);
+    if (!number || *number > static_cast<std::uint64_t>(PG_INT64_MAX)) PG_RETURN_NULL();
+    PG_RETURN_INT64(static_cast<int64>(*number));
 }
 
 PG_FUNCTION_INFO_V1(idcodec_hashids_encode_hex);
@@ -144,24 +152,22 @@ Datum idcodec_pg_hashids_id_decode(PG_FUNCTION_ARGS) {
 // as pg_hashids gives it; NULL when not a hashid
 PG_FUNCTION_INFO_V1(idcodec_pg_hashids_id_decode_once);
 Datum idcodec_pg_hashids_id_decode_once(PG_FUNCTION_ARGS) {
-    const HashidsCall call = hashids_call(fcinfo, 1);
-    if (!decode_argument(fcinfo, call, MinLength::any_if_set) || call.site.numbers.empty() ||
-        call.site.numbers[0] > static_cast<std::uint64_t>(PG_INT64_MAX))
-        PG_RETURN_NULL();
-    PG_RETURN_INT64(static_cast<int64>(call.site.numbers[0]));
+    const std::optional<std::uint64_t> number = first_number(fcinfo, MinLength::any_if_set, false);
+    if (!number || *number > static_cast<std::uint64_t>(PG_INT64_MAX)) PG_RETURN_NULL();
+    PG_RETURN_INT64(static_cast<int64>(*number));
 }
 
 // hash_decode(hashid text, salt text, min_length int) → int: the first number; NULL when not a hashid, and an
 // error (22003) when it does not fit in int, where pg_hashids silently kept the low 32 bits
 PG_FUNCTION_INFO_V1(idcodec_pg_hashids_hash_decode);
 Datum idcodec_pg_hashids_hash_decode(PG_FUNCTION_ARGS) {
-    const HashidsCall call = hashids_call(fcinfo, 1);
-    if (!decode_argument(fcinfo, call, MinLength::any_if_set) || call.site.numbers.empty()) PG_RETURN_NULL();
-    if (call.site.numbers[0] > static_cast<std::uint64_t>(PG_INT32_MAX))
+    const std::optional<std::uint64_t> number = first_number(fcinfo, MinLength::any_if_set, false);
+    if (!number) PG_RETURN_NULL();
+    if (*number > static_cast<std::uint64_t>(PG_INT32_MAX))
         ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE), errmsg("integer out of range"),
                         errdetail("hash_decode returns int; the hashid holds %llu. Use id_decode_once for bigint.",
-                                  static_cast<unsigned long long>(call.site.numbers[0]))));
-    PG_RETURN_INT32(static_cast<int32>(call.site.numbers[0]));
+                                  static_cast<unsigned long long>(*number))));
+    PG_RETURN_INT32(static_cast<int32>(*number));
 }
 
 }  // extern "C"
