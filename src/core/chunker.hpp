@@ -1,4 +1,4 @@
-// Content-defined chunking and rolling hashes (seed 004): the interfaces every algorithm implements.
+// Content-defined chunking and rolling hashes: the interfaces every algorithm implements.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// Compact identifiers (seeds 001-003): base-N numbers and their rotation ("mixup"), 6-bit packing of binary
+// Compact identifiers: base-N numbers and their rotation ("mixup"), 6-bit packing of binary
 // identifiers such as MongoDB ObjectIds and UUIDs, hexadecimal text, and short-URL codes cut from an MD5.
 #pragma once
 

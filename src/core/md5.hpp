@@ -1,4 +1,4 @@
-// MD5 (RFC 1321), for the short-URL codes of seed 002: a fingerprint, not a security measure.
+// MD5 (RFC 1321), for short-URL codes derived from a URL: a fingerprint, not a security measure.
 #pragma once
 
 #include <array>

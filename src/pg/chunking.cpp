@@ -1,5 +1,5 @@
-// SQL functions of seed 004: content-defined chunks, rolling hashes, Rabin-Karp search and winnowing.
-// The set-returning ones fill a tuplestore (materialize mode), which spills to disk past work_mem.
+// SQL functions cdc_chunks and rolling_hash (Rabin-Karp search and winnowing are in search.cpp). Both fill a
+// tuplestore (materialize mode), which spills to disk past work_mem, and read large external values in slices.
 #include "../core/cdc.hpp"
 #include "../core/footprint.hpp"
 #include "../core/rolling.hpp"

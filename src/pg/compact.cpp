@@ -1,5 +1,5 @@
 // SQL functions for compact identifiers: ObjectIds, UUIDs, base-N numbers and their mixup, keyed alphabet
-// shuffles, short-URL candidates (seeds 001-003).
+// shuffles, short-URL candidates.
 #include "../core/compact.hpp"
 
 #include "../core/keyed_shuffle.hpp"
