@@ -26,12 +26,13 @@ struct HashidsCall {
 HashidsCall hashids_call(FunctionCallInfo fcinfo, int first) {
     HashidsSite& site = call_site<HashidsSite>(fcinfo);
     const int passed = PG_NARGS();
-    const std::string_view salt = passed > first ? raw_bytes(PG_GETARG_TEXT_PP(first)) : std::string_view();
+    const text* salt = passed > first ? PG_GETARG_TEXT_PP(first) : nullptr;
     const int min_length = passed > first + 1 ? PG_GETARG_INT32(first + 1) : 0;
     const text* alphabet = passed > first + 2 ? PG_GETARG_TEXT_PP(first + 2) : nullptr;
-    const std::string_view settings[] = {salt, alphabet != nullptr ? raw_bytes(alphabet) : Hashids::default_alphabet};
+    const std::string_view settings[] = {salt != nullptr ? raw_bytes(salt) : std::string_view(),
+                                         alphabet != nullptr ? raw_bytes(alphabet) : Hashids::default_alphabet};
     if (!site.matches(settings)) {
-        const std::string_view salt_utf8 = passed > first ? utf8_of(PG_GETARG_TEXT_PP(first)) : std::string_view();
+        const std::string_view salt_utf8 = salt != nullptr ? utf8_of(salt) : std::string_view();
         const std::string_view alphabet_utf8 = alphabet != nullptr ? utf8_of(alphabet) : Hashids::default_alphabet;
         site.bind(settings, [&](StopToken stop) { return Hashids(salt_utf8, alphabet_utf8, stop); });
     }
@@ -54,9 +55,12 @@ bool decode_argument(FunctionCallInfo fcinfo, const HashidsCall& call, MinLength
     const std::optional<std::string_view> id = id_as_utf8(PG_GETARG_TEXT_PP(0));
     bool decoded = false;
     guarded([&](StopToken stop) {
-        Hashids::check_min_length(call.min_length);  // settings are checked even when the ID cannot be one
-        if (!id) return;
         int min_length = call.min_length;
+        if (!id || rule == MinLength::any_if_set) {
+            // decode() checks the caller's min_length only when it is the one passed on
+            Hashids::check_min_length(min_length);
+            if (!id) return;
+        }
         if (rule == MinLength::any_if_set && min_length > 0) {
             const std::size_t characters = idcodec::utf8::length(*id);
             if (characters > static_cast<std::size_t>(Hashids::max_min_length)) return;

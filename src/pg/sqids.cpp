@@ -34,8 +34,8 @@ const Sqids& sqids_for(FunctionCallInfo fcinfo, SqidsSite& site, int first) {
     };
     if (!site.matches(settings)) {
         const std::string_view alphabet_utf8 = utf8_of(alphabet);
-        const std::optional<std::span<const std::string_view>> words =
-            blocklist == nullptr ? std::nullopt : std::optional(text_elements(blocklist, "sqids blocklist", TextForm::utf8));
+        std::optional<std::span<const std::string_view>> words;
+        if (blocklist != nullptr) words = text_elements(blocklist, "sqids blocklist", TextForm::utf8);
         site.bind(settings, [&](StopToken stop) { return Sqids(alphabet_utf8, min_length, words, stop); });
     }
     return *site.config;

@@ -8,6 +8,12 @@ namespace idcodec::pg {
 
 namespace {
 
+// The name of the SQL function being called, for its error messages (looked up only when one is raised).
+const char* function_name(FunctionCallInfo fcinfo) {
+    const char* name = fcinfo->flinfo != nullptr ? get_func_name(fcinfo->flinfo->fn_oid) : nullptr;
+    return name != nullptr ? name : "idcodec";
+}
+
 bool database_is_utf8_compatible() {
     const int encoding = GetDatabaseEncoding();
     return encoding == PG_UTF8 || encoding == PG_SQL_ASCII;
@@ -48,8 +54,8 @@ text* text_from_utf8(std::string_view utf8) {
 }
 
 const char* message_from_utf8(const char* utf8) {
-    const int encoding = GetDatabaseEncoding();
     if (database_is_utf8_compatible()) return utf8;
+    const int encoding = GetDatabaseEncoding();
     const Oid conversion = FindDefaultConversionProc(PG_UTF8, encoding);
     StringInfoData out;
     initStringInfo(&out);
@@ -97,16 +103,6 @@ std::span<const std::string_view> text_elements(ArrayType* array, const char* wh
     }
     return {views, static_cast<std::size_t>(count)};
 }
-
-namespace {
-
-// The name of the SQL function being called, for its error messages (looked up only when one is raised).
-const char* function_name(FunctionCallInfo fcinfo) {
-    const char* name = fcinfo->flinfo != nullptr ? get_func_name(fcinfo->flinfo->fn_oid) : nullptr;
-    return name != nullptr ? name : "idcodec";
-}
-
-}  // namespace
 
 std::uint64_t non_negative_bigint(FunctionCallInfo fcinfo, int argument) {
     const int64 number = PG_GETARG_INT64(argument);
