@@ -13,6 +13,8 @@ REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=idcodec
 
 CXXSTD = -std=c++20
+# Project headers are included by their path from src/ ("core/…", "pg/…").
+PG_CPPFLAGS = -I$(srcdir)/src
 # -MMD: objects are rebuilt when a header they include changes (a stale object would disagree on class layouts).
 PG_CXXFLAGS = $(CXXSTD) -MMD -MP -fvisibility-inlines-hidden -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
 SHLIB_LINK = -lstdc++
@@ -30,6 +32,9 @@ endif
 # No LLVM bitcode: the work of these functions is C++ behind exception guards, which JIT inlining cannot improve,
 # and Debian's clang-14 would have to compile libstdc++ 12's C++20 headers just to install unused .bc files.
 override with_llvm = no
+
+# The core is compiled as plain C++: with IDCODEC_CORE_ONLY, including the shim's PostgreSQL headers is an error.
+CORE_ONLY = -DIDCODEC_CORE_ONLY
 
 # Set before PGXS is included, which reads it into its clean rule.
 EXTRA_CLEAN = $(OBJS:.o=.d) build
@@ -51,19 +56,20 @@ check-locale-free: $(CORE_SRCS:.cpp=.o)
 	  echo "src/core must not include a locale-sensitive header (above)"; exit 1; fi
 	@if nm -uC $^ | grep -E '^\s+U ($(LOCALE_SYMBOLS))(@|\(|$$)'; then \
 	  echo "src/core must not call a locale-sensitive library function (above)"; exit 1; fi
+$(CORE_SRCS:.cpp=.o): override CPPFLAGS += $(CORE_ONLY)
 -include $(OBJS:.o=.d)
 
 # ---- C++ unit tests, sanitizers, fuzzers, benchmarks (no PostgreSQL needed) ----
 BUILD = build
 UNIT_SRCS = $(wildcard test/unit/*.cpp)
-TEST_CXXFLAGS = $(CXXSTD) -O2 -g -Wall -Wextra -Isrc
+TEST_CXXFLAGS = $(CXXSTD) -O2 -g -Wall -Wextra -Isrc $(CORE_ONLY)
 SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-$(BUILD)/unit_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp test/unit/*.hpp src/pg/config_cache.hpp)
+$(BUILD)/unit_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp test/unit/*.hpp)
 	@mkdir -p $(BUILD)
 	$(CXX) $(TEST_CXXFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lgtest -lgtest_main -pthread
 
-$(BUILD)/unit_tests_asan: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp test/unit/*.hpp src/pg/config_cache.hpp)
+$(BUILD)/unit_tests_asan: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp test/unit/*.hpp)
 	@mkdir -p $(BUILD)
 	$(CXX) $(TEST_CXXFLAGS) $(SANITIZE) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lgtest -lgtest_main -pthread
 
@@ -78,7 +84,7 @@ FUZZ_SECONDS ?= 20
 
 $(BUILD)/fuzz_%: test/fuzz/%.cpp $(CORE_SRCS) $(wildcard src/core/*.hpp test/fuzz/*.hpp)
 	@mkdir -p $(BUILD)
-	clang++ $(CXXSTD) -O1 -g -Isrc -fsanitize=fuzzer,address,undefined -o $@ $< $(CORE_SRCS)
+	clang++ $(CXXSTD) -O1 -g -Isrc $(CORE_ONLY) -fsanitize=fuzzer,address,undefined -o $@ $< $(CORE_SRCS)
 
 fuzz: $(FUZZ_TARGETS)
 	@for f in $(FUZZ_TARGETS); do echo "== $$f ($(FUZZ_SECONDS)s)"; \
@@ -104,9 +110,9 @@ chaos: $(BUILD)/chaos_driver
 
 BENCH_SRCS = $(wildcard test/bench/*.cpp)
 
-$(BUILD)/core_bench: $(BENCH_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp)
+$(BUILD)/core_bench: $(BENCH_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp test/unit/fastcdc_reference.hpp)
 	@mkdir -p $(BUILD)
-	$(CXX) $(CXXSTD) -O3 -DNDEBUG -Isrc -o $@ $(BENCH_SRCS) $(CORE_SRCS) -lbenchmark -lpthread
+	$(CXX) $(CXXSTD) -O3 -DNDEBUG -Isrc -Itest $(CORE_ONLY) -o $@ $(BENCH_SRCS) $(CORE_SRCS) -lbenchmark -lpthread
 
 # Core throughput (Google Benchmark), then the SQL ratios in one session.
 bench: install $(BUILD)/core_bench

@@ -1,4 +1,4 @@
--- The short-URL systems of seeds 001-003, rebuilt the PostgreSQL way. Runs in any database with idcodec;
+-- Three classic short-URL systems, rebuilt the PostgreSQL way. Runs in any database with idcodec;
 -- sql/shorturl.sql runs it as a regression test.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS idcodec;
@@ -6,7 +6,7 @@ DROP SCHEMA IF EXISTS shorturl CASCADE;
 CREATE SCHEMA shorturl;
 SET search_path = shorturl, public;
 
--- 1. Seed 001: sequential ids hidden behind a shuffled alphabet and a rotation. The code is a generated column,
+-- 1. Sequential ids hidden behind a shuffled alphabet and a rotation. The code is a generated column,
 --    so it can never disagree with the id, and it is unique, so lookups by code use an index.
 CREATE TABLE link (
     id bigint GENERATED ALWAYS AS IDENTITY (START WITH 1000000) PRIMARY KEY,
@@ -34,8 +34,8 @@ SELECT follow(code) FROM link WHERE id = 1000001;
 SELECT follow(code) FROM link WHERE id = 1000001;
 SELECT code, hits FROM public_link ORDER BY code;
 
--- 2. Seed 002: codes cut from the URL's MD5 (four candidates per attempt), stored in a table partitioned by the
---    code's first character: the seed's 62 tables as one partitioned table. Range partitions on a "C"-collated
+-- 2. Codes cut from the URL's MD5 (four candidates per attempt), stored in a table partitioned by the
+--    code's first character: 62 tables as one partitioned table. Range partitions on a "C"-collated
 --    column keep the unique key on the code itself, so INSERT ... ON CONFLICT detects collisions.
 CREATE TABLE url_code (
     code text COLLATE "C" NOT NULL,
@@ -95,7 +95,7 @@ FROM url_code WHERE url LIKE 'https://example.com/page/%';
 SELECT count(DISTINCT tableoid) AS partitions_used, count(*) AS rows, count(*) FILTER (WHERE tableoid::regclass::text
        <> 'url_code_' || ascii(left(code, 1))) AS misplaced FROM url_code;
 
--- 3. Seed 003: documents keyed by MongoDB ObjectId, with a 16-character public id and the creation time,
+-- 3. Documents keyed by MongoDB ObjectId, with a 16-character public id and the creation time,
 --    both derived from the ObjectId.
 CREATE TABLE mongo_document (
     objectid text PRIMARY KEY CHECK (objectid ~ '^[0-9a-f]{24}$'),
@@ -104,7 +104,7 @@ CREATE TABLE mongo_document (
     created timestamptz GENERATED ALWAYS AS (objectid_timestamp(objectid)) STORED
 );
 INSERT INTO mongo_document (objectid, body) VALUES
-    ('4e7020cb7cac81af7136236b', '{"hotel": "seed 003"}'),
+    ('4e7020cb7cac81af7136236b', '{"hotel": "Harbour View"}'),
     ('507f1f77bcf86cd799439011', '{"hotel": "another"}');
 SELECT public_id, created AT TIME ZONE 'UTC' AS created_utc, body FROM mongo_document ORDER BY created;
 SELECT body FROM mongo_document WHERE objectid = objectid_decompress('jD0wOTOIwqZNdydH');

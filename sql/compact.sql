@@ -1,9 +1,9 @@
--- compact identifiers: values from seeds 001-003 and from Python's base64/hashlib (independent computations)
+-- compact identifiers: values from the published examples and from Python's base64/hashlib (independent computations)
 \pset null '(null)'
 \i test/regress/error_of.sql
 
--- ObjectIds (seed 003), base64url one argument away, upper case accepted
-SELECT objectid_compress('4e7020cb7cac81af7136236b') AS seed_003,
+-- ObjectIds (the published 16-character example), base64url one argument away, upper case accepted
+SELECT objectid_compress('4e7020cb7cac81af7136236b') AS published_example,
        objectid_compress('4E7020CB7CAC81AF7136236B') AS upper_case,
        objectid_compress('4e7020cb7cac81af7136236b',
                          'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_') AS base64url;
@@ -21,7 +21,7 @@ SELECT uuid_decompress('EeWYCpMbjLyXrmKVLjwa4g') AS uuid,
        uuid_decompress('_____________________N') AS noncanonical_padding,
        uuid_decompress('EeWYCpMbjLyXrmKVLjwa4') AS too_short;
 
--- base62 and the mixup of seed 001
+-- base62 and its mixup (the published example)
 SELECT base62_encode(123456789, 's9LFkgy5RovixI1aOf8UhdY3r4DMplQZJXPqebE0WSjBn7wVzmN2Gc6THCAKut') AS "RYswX",
        base62_mixup(123456789, 's9LFkgy5RovixI1aOf8UhdY3r4DMplQZJXPqebE0WSjBn7wVzmN2Gc6THCAKut') AS "wXRYs",
        base62_mixup(123456796, 's9LFkgy5RovixI1aOf8UhdY3r4DMplQZJXPqebE0WSjBn7wVzmN2Gc6THCAKut') AS "swWRY",
@@ -41,7 +41,7 @@ SELECT alphabet_shuffle('abcdef', 'key') AS shuffled,
        alphabet_shuffle('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 'my secret key') AS keyed,
        alphabet_shuffle('日本語のアルファベット', '鍵') AS unicode, alphabet_shuffle('abc', '') AS no_key;
 
--- short-URL candidates (seed 002, fixed): attempt 0 is the seed's MD5; attempt k hashes url || NUL || k
+-- short-URL candidates (the classic MD5 scheme, digit extraction fixed): attempt 0 is the URL's MD5; attempt k hashes url || NUL || k
 SELECT shortcode_candidates('http://www.sina.com.cn/') AS eight,
        shortcode_candidates('http://www.sina.com.cn/', 6) AS six,
        shortcode_candidates('http://www.sina.com.cn/', 1) AS one,

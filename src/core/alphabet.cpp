@@ -1,9 +1,8 @@
-#include "alphabet.hpp"
-
 #include <algorithm>
 
-#include "error.hpp"
-#include "utf8.hpp"
+#include "core/alphabet.hpp"
+#include "core/error.hpp"
+#include "core/utf8.hpp"
 
 namespace idcodec {
 
@@ -13,7 +12,8 @@ Alphabet::Alphabet(std::string_view utf8_text, std::string_view name, std::size_
     characters_ = std::move(*decoded);
     min_size = std::max<std::size_t>(min_size, 1);  // digits are taken modulo the size
     if (characters_.size() < min_size)
-        throw Error(ErrorKind::invalid_parameter, name_ + " alphabet must contain at least " + std::to_string(min_size) +
+        throw Error(ErrorKind::invalid_parameter, name_ + " alphabet must contain at least " +
+                                                      std::to_string(min_size) +
                                                       (min_size == 1 ? " character" : " characters") + " (got " +
                                                       std::to_string(characters_.size()) + ")");
     index_ = CodePointIndex(characters_);
@@ -22,8 +22,7 @@ Alphabet::Alphabet(std::string_view utf8_text, std::string_view name, std::size_
             throw Error(ErrorKind::invalid_parameter, name_ + " alphabet must not repeat a character ('" +
                                                           utf8::encode(characters_.substr(i, 1)) + "' appears twice)");
     }
-    if (characters_.size() > UINT32_MAX)
-        throw Error(ErrorKind::program_limit, name_ + " alphabet is too long");
+    if (characters_.size() > UINT32_MAX) throw Error(ErrorKind::program_limit, name_ + " alphabet is too long");
     divisor_ = Divisor(static_cast<std::uint32_t>(characters_.size()));
     if (std::all_of(characters_.begin(), characters_.end(), [](char32_t cp) { return cp < 0x80; }))
         ascii_.assign(characters_.begin(), characters_.end());

@@ -1,6 +1,7 @@
 // An alphabet of distinct characters (code points) for the compact identifiers: base-N numbers, 6-bit packing of
 // ObjectIds and UUIDs, short-URL codes.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -9,10 +10,10 @@
 #include <string>
 #include <string_view>
 
-#include "code_point_index.hpp"
-#include "divisor.hpp"
-#include "footprint.hpp"
-#include "utf8.hpp"
+#include "core/code_point_index.hpp"
+#include "core/divisor.hpp"
+#include "core/footprint.hpp"
+#include "core/utf8.hpp"
 
 namespace idcodec {
 

@@ -1,6 +1,7 @@
 // ASCII character classes and case folding, written out so that no result depends on the C library's locale
 // (std::tolower follows LC_CTYPE: in a Turkish locale 'I' does not lowercase to 'i').
 #pragma once
+#include "core/no_postgres.hpp"
 
 namespace idcodec::ascii {
 

@@ -1,10 +1,9 @@
-#include "blocklist.hpp"
-
 #include <algorithm>
 #include <queue>
 
-#include "ascii.hpp"
-#include "error.hpp"
+#include "core/ascii.hpp"
+#include "core/blocklist.hpp"
+#include "core/error.hpp"
 
 namespace idcodec {
 
@@ -48,8 +47,8 @@ Blocklist::Blocklist(std::span<const std::string> words, std::string_view alphab
     // Sized once, exactly: tables grown by doubling would leave freed blocks of every size behind in the backend.
     const std::size_t states = trie_states(kept);
     if (states > max_cells / std::max<std::size_t>(classes_, 1))
-        throw Error(ErrorKind::program_limit, "sqids blocklist is too large (more than " +
-                                                  std::to_string(max_cells) + " automaton cells)");
+        throw Error(ErrorKind::program_limit,
+                    "sqids blocklist is too large (more than " + std::to_string(max_cells) + " automaton cells)");
     next_.reserve(states * classes_);
     depth_.reserve(states);
     flags_.reserve(states);
@@ -64,7 +63,8 @@ Blocklist::Blocklist(std::span<const std::string> words, std::string_view alphab
     for (const std::string_view word : kept) {
         std::uint32_t state = 0;
         for (const char c : word) {
-            const auto cell = state * classes_ + static_cast<std::size_t>(class_of_lower[static_cast<unsigned char>(c)]);
+            const auto cell =
+                state * classes_ + static_cast<std::size_t>(class_of_lower[static_cast<unsigned char>(c)]);
             if (next_[cell] == none) {
                 const std::uint32_t created = add_state(depth_[state] + 1);
                 next_[cell] = created;

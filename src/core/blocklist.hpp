@@ -1,6 +1,7 @@
 // The Sqids blocklist rules compiled into an Aho-Corasick automaton over the alphabet's lowercased characters, so
 // checking an ID costs one table step per character whatever the number of words.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <array>
 #include <cstddef>
@@ -10,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "footprint.hpp"
-#include "page_allocator.hpp"
+#include "core/footprint.hpp"
+#include "core/page_allocator.hpp"
 
 namespace idcodec {
 
@@ -37,10 +38,10 @@ public:
 
 private:
     enum Flag : std::uint8_t {
-        ends_word = 1,            // a word ends exactly at this state (its own)
-        ends_long_digit_word = 2, // ... and it has more than 3 characters and a digit
-        has_long_digit_word = 4,  // some digit word of more than 3 characters ends here (own or a suffix)
-        has_long_plain_word = 8,  // some digit-free word of more than 3 characters ends here
+        ends_word = 1,             // a word ends exactly at this state (its own)
+        ends_long_digit_word = 2,  // ... and it has more than 3 characters and a digit
+        has_long_digit_word = 4,   // some digit word of more than 3 characters ends here (own or a suffix)
+        has_long_plain_word = 8,   // some digit-free word of more than 3 characters ends here
     };
 
     std::uint32_t step(std::uint32_t state, char c) const noexcept {

@@ -1,6 +1,7 @@
 // borg 1.2 buzhash (cyclic polynomial hash over a 256-entry table) and borg's buzhash chunker, byte-exact with
 // borg 1.2.4's borg.chunker (src/borg/_chunker.c).
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <array>
 #include <bit>
@@ -9,7 +10,7 @@
 #include <memory>
 #include <span>
 
-#include "chunker.hpp"
+#include "core/chunker.hpp"
 
 namespace idcodec::cdc {
 

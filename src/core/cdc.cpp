@@ -1,13 +1,13 @@
-#include "cdc.hpp"
-
 #include <string>
 
-#include "buzhash.hpp"
-#include "error.hpp"
-#include "fastcdc.hpp"
-#include "rabin.hpp"
-#include "rolling.hpp"
-#include "utf8.hpp"
+#include "core/buzhash.hpp"
+#include "core/cdc.hpp"
+#include "core/error.hpp"
+#include "core/fastcdc.hpp"
+#include "core/moving_sum.hpp"
+#include "core/rabin.hpp"
+#include "core/rabin_karp.hpp"
+#include "core/utf8.hpp"
 
 namespace idcodec::cdc {
 
@@ -17,9 +17,9 @@ namespace {
 constexpr std::size_t quoted_bytes = 64;
 
 [[noreturn]] void unknown(std::string_view function, std::string_view algorithm, std::string_view known) {
-    throw Error(ErrorKind::invalid_parameter,
-                std::string(function) + " algorithm must be one of " + std::string(known) + " (got \"" +
-                    std::string(utf8::clip(algorithm, quoted_bytes)) + "\")");
+    throw Error(ErrorKind::invalid_parameter, std::string(function) + " algorithm must be one of " +
+                                                  std::string(known) + " (got \"" +
+                                                  std::string(utf8::clip(algorithm, quoted_bytes)) + "\")");
 }
 
 // The one rule for algorithms without a seed, chunkers and rolling hashes alike: a seed other than 0 is refused
@@ -31,20 +31,27 @@ void refuse_seed(std::string_view function, std::string_view algorithm, std::uin
                                                       std::to_string(static_cast<std::int64_t>(seed)) + ")");
 }
 
+// One size argument of cdc_chunks: at least 1 (a chunk of 0 bytes would never end the data, and avg_size is a
+// divisor of some algorithms).
+std::size_t size_argument(std::string_view name, std::int64_t value) {
+    if (value < 1)
+        throw Error(ErrorKind::invalid_parameter,
+                    "cdc_chunks " + std::string(name) + " must be at least 1 (got " + std::to_string(value) + ")");
+    return static_cast<std::size_t>(value);
+}
+
 }  // namespace
 
-std::unique_ptr<Chunker> make_chunker(std::string_view algorithm, const ChunkerSettings& settings) {
-    // A chunk of 0 bytes would never end the data, and avg_size is a divisor of some algorithms.
-    if (settings.min_size == 0 || settings.avg_size == 0 || settings.max_size == 0)
-        throw Error(ErrorKind::invalid_parameter, "cdc_chunks sizes must be at least 1 (got " +
-                                                      std::to_string(settings.min_size) + ", " +
-                                                      std::to_string(settings.avg_size) + ", " +
-                                                      std::to_string(settings.max_size) + ")");
+std::unique_ptr<Chunker> make_chunker(std::string_view algorithm, const ChunkerArguments& arguments) {
+    const ChunkerSettings settings{
+        size_argument("min_size", arguments.min_size), size_argument("avg_size", arguments.avg_size),
+        size_argument("max_size", arguments.max_size), static_cast<std::uint64_t>(arguments.seed),
+        arguments.window_size ? size_argument("window_size", *arguments.window_size) : 0};
     if (settings.min_size > settings.avg_size || settings.avg_size > settings.max_size)
-        throw Error(ErrorKind::invalid_parameter, "cdc_chunks sizes must satisfy min_size <= avg_size <= max_size (got " +
-                                                      std::to_string(settings.min_size) + ", " +
-                                                      std::to_string(settings.avg_size) + ", " +
-                                                      std::to_string(settings.max_size) + ")");
+        throw Error(ErrorKind::invalid_parameter,
+                    "cdc_chunks sizes must satisfy min_size <= avg_size <= max_size (got " +
+                        std::to_string(settings.min_size) + ", " + std::to_string(settings.avg_size) + ", " +
+                        std::to_string(settings.max_size) + ")");
     if (settings.max_size > max_chunk_size)
         throw Error(ErrorKind::invalid_parameter, "cdc_chunks max_size must be at most " +
                                                       std::to_string(max_chunk_size) + " (got " +
@@ -62,11 +69,14 @@ std::unique_ptr<Chunker> make_chunker(std::string_view algorithm, const ChunkerS
     unknown("cdc_chunks", algorithm, "fastcdc, fastcdc2016, ronomon, rabin, buzhash, moving_sum");
 }
 
-std::unique_ptr<RollingHash> make_rolling_hash(std::string_view algorithm, std::size_t window, std::uint64_t seed) {
-    if (window < 1 || window > max_window_size)
+std::unique_ptr<RollingHash> make_rolling_hash(std::string_view algorithm, std::int64_t window_argument,
+                                               std::int64_t seed_argument) {
+    if (window_argument < 1 || window_argument > static_cast<std::int64_t>(max_window_size))
         throw Error(ErrorKind::invalid_parameter, "rolling_hash window_size must be between 1 and " +
                                                       std::to_string(max_window_size) + " (got " +
-                                                      std::to_string(window) + ")");
+                                                      std::to_string(window_argument) + ")");
+    const auto window = static_cast<std::size_t>(window_argument);
+    const auto seed = static_cast<std::uint64_t>(seed_argument);
     const auto seedless = [&](std::string_view name) { refuse_seed("rolling_hash", name, seed); };
     if (algorithm == "rabin_karp") return seedless(algorithm), make_rabin_karp_hash(window);
     if (algorithm == "rabin") return make_rabin_hash(window, seed);

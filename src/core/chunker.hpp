@@ -1,5 +1,6 @@
 // Content-defined chunking and rolling hashes: the interfaces every algorithm implements.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <cstddef>
 #include <cstdint>

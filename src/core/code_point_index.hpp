@@ -1,5 +1,6 @@
 // Position of each character of an alphabet, looked up by code point: a table for ASCII, a sorted list beyond.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "footprint.hpp"
+#include "core/footprint.hpp"
 
 namespace idcodec {
 

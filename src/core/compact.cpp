@@ -1,9 +1,8 @@
-#include "compact.hpp"
-
 #include <algorithm>
 
-#include "error.hpp"
-#include "md5.hpp"
+#include "core/compact.hpp"
+#include "core/error.hpp"
+#include "core/md5.hpp"
 
 namespace idcodec::compact {
 

@@ -1,6 +1,7 @@
 // Compact identifiers: base-N numbers and their rotation ("mixup"), 6-bit packing of binary
 // identifiers such as MongoDB ObjectIds and UUIDs, hexadecimal text, and short-URL codes cut from an MD5.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <array>
 #include <cstdint>
@@ -9,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "alphabet.hpp"
+#include "core/alphabet.hpp"
 
 namespace idcodec::compact {
 
@@ -20,7 +21,7 @@ void encode_number(std::uint64_t number, const Alphabet& alphabet, std::string& 
 std::optional<std::uint64_t> decode_number(std::string_view code, const Alphabet& alphabet,
                                            std::uint64_t max = INT64_MAX);
 
-// Seed 001: the base-N digits rotated left by (sum of their code points) mod (number of digits); the sum does not
+// base62_mixup: the base-N digits rotated left by (sum of their code points) mod (number of digits); the sum does not
 // change under rotation, so unmixup rotates back by the same amount.
 void mixup(std::uint64_t number, const Alphabet& alphabet, std::string& out);
 std::optional<std::uint64_t> unmixup(std::string_view code, const Alphabet& alphabet, std::uint64_t max = INT64_MAX);
@@ -38,7 +39,7 @@ void append_hex(std::span<const std::uint8_t> bytes, std::string& out);
 
 inline constexpr int max_shortcode_length = 8;
 
-// Seed 002 with its bug fixed: the MD5 of the URL's UTF-8 bytes (attempt 0) or of the URL, a NUL byte and the
+// Short-URL codes from an MD5, the classic scheme with its digit extraction made correct: the MD5 of the URL's UTF-8 bytes (attempt 0) or of the URL, a NUL byte and the
 // attempt number in decimal (attempt k > 0), cut into four 32-bit words; each gives a code of `length` characters,
 // digit j = (word >> (j * (32 / length))) mod alphabet size. Throws Error(invalid_parameter) for a length outside
 // 1..8 or a negative attempt.

@@ -1,6 +1,7 @@
 // Division by a divisor known in advance (an alphabet's length), done by multiplication for numerators below
 // 2^32: Lemire, Kaser and Kurz, "Faster remainder by direct computation" (2019). Larger numerators divide normally.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <cstdint>
 #include <stdexcept>
@@ -12,7 +13,8 @@ public:
     // The multiplication needs divisor >= 2; 1 always takes the plain division. 0 is refused here, whatever the
     // caller checked, because dividing by it would stop the process.
     explicit Divisor(std::uint32_t divisor)
-        : divisor_(checked(divisor)), inverse_(UINT64_MAX / divisor_ + 1),
+        : divisor_(checked(divisor)),
+          inverse_(UINT64_MAX / divisor_ + 1),
           fast_below_(divisor >= 2 ? std::uint64_t{1} << 32 : 0) {}
 
     std::uint32_t value() const noexcept { return divisor_; }

@@ -1,5 +1,6 @@
 // Errors raised by the core. The PostgreSQL shim maps each kind to a SQLSTATE.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -7,11 +8,11 @@
 namespace idcodec {
 
 enum class ErrorKind {
-    invalid_parameter,          // a setting (alphabet, salt, length, ...) breaks a rule
-    out_of_range,               // a number is negative or too large
-    invalid_text,               // malformed input text given to an encoder
-    program_limit,              // a result would exceed what the host can store
-    interrupted,                // the host asked long work to stop; not a user-visible error
+    invalid_parameter,  // a setting (alphabet, salt, length, ...) breaks a rule
+    out_of_range,       // a number is negative or too large
+    invalid_text,       // malformed input text given to an encoder
+    program_limit,      // a result would exceed what the host can store
+    interrupted,        // the host asked long work to stop; not a user-visible error
 };
 
 class Error : public std::runtime_error {

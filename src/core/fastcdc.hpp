@@ -12,6 +12,7 @@
 //   odd chunk length the last byte is never hashed.
 // - A chunk of at most min_size bytes (only the last one) reports 0, as does a chunk where no byte was hashed.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <array>
 #include <cstddef>
@@ -20,7 +21,7 @@
 #include <span>
 #include <string_view>
 
-#include "chunker.hpp"
+#include "core/chunker.hpp"
 
 namespace idcodec::cdc {
 

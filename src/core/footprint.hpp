@@ -1,6 +1,7 @@
 // Memory accounting for cached configurations, generous on purpose: a cache bounded by these figures stays within
 // its budget in real memory, allocator headers and rounding included.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <cstddef>
 #include <string>
@@ -9,9 +10,7 @@
 namespace idcodec {
 
 // What one heap allocation of `size` bytes takes at most: the block, its header and rounding.
-constexpr std::size_t heap_bytes(std::size_t size) noexcept {
-    return size == 0 ? 0 : size + 32;
-}
+constexpr std::size_t heap_bytes(std::size_t size) noexcept { return size == 0 ? 0 : size + 32; }
 
 // The heap memory a container holds (a short string's inline buffer counted as if it were allocated).
 template <class T, class A>

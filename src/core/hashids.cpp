@@ -1,10 +1,9 @@
-#include "hashids.hpp"
-
 #include <algorithm>
 
-#include "error.hpp"
-#include "keyed_shuffle.hpp"
-#include "utf8.hpp"
+#include "core/error.hpp"
+#include "core/hashids.hpp"
+#include "core/keyed_shuffle.hpp"
+#include "core/utf8.hpp"
 
 namespace idcodec {
 
@@ -15,8 +14,7 @@ constexpr std::size_t step_cache_budget = 256 * 1024;  // bytes of reshuffled al
 
 // Reads a setting's code points, at most `limit` of them (only a prefix of a salt can matter), and with
 // `unique` only the first occurrence of each.
-std::u32string decode_setting(std::string_view text, const char* name, std::size_t limit, bool unique,
-                              StopToken stop) {
+std::u32string decode_setting(std::string_view text, const char* name, std::size_t limit, bool unique, StopToken stop) {
     std::u32string decoded;
     std::vector<bool> seen(unique ? 0x110000 : 0);
     for (std::size_t pos = 0; pos < text.size() && decoded.size() < limit;) {
@@ -59,8 +57,7 @@ auto Hashids::walk(std::size_t lottery) const {
         Step step;
         step.alphabet = keyed_shuffled(std::u32string(before), key);
         step.position_of.resize(step.alphabet.size());
-        for (std::uint32_t i = 0; i < step.alphabet.size(); ++i)
-            step.position_of[symbols_.find(step.alphabet[i])] = i;
+        for (std::uint32_t i = 0; i < step.alphabet.size(); ++i) step.position_of[symbols_.find(step.alphabet[i])] = i;
         return step;
     });
 }
@@ -194,9 +191,7 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
             last = &rounds.back();
         }
     }
-    const auto round = [&](std::size_t r) -> const std::u32string& {
-        return r == 0 ? *first : rounds[r - 1];
-    };
+    const auto round = [&](std::size_t r) -> const std::u32string& { return r == 0 ? *first : rounds[r - 1]; };
     const std::size_t half = alphabet_.size() / 2;
     const std::size_t excess = total - wanted;
     const std::size_t cut_front = excess / 2;
@@ -223,8 +218,7 @@ std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_leng
     return id;
 }
 
-bool Hashids::decode(std::string_view id, int min_length, std::vector<std::uint64_t>& numbers,
-                     StopToken stop) const {
+bool Hashids::decode(std::string_view id, int min_length, std::vector<std::uint64_t>& numbers, StopToken stop) const {
     check_min_length(min_length);
     numbers.clear();
     // Only an ID that encode itself would produce is accepted: this rejects tampered and non-canonical input.

@@ -1,5 +1,6 @@
 // hashids, byte-exact with hashids.js 2.3.0: short non-sequential IDs for lists of non-negative integers.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -9,11 +10,11 @@
 #include <string_view>
 #include <vector>
 
-#include "code_point_index.hpp"
-#include "divisor.hpp"
-#include "footprint.hpp"
-#include "step_memo.hpp"
-#include "stop_token.hpp"
+#include "core/code_point_index.hpp"
+#include "core/divisor.hpp"
+#include "core/footprint.hpp"
+#include "core/step_memo.hpp"
+#include "core/stop_token.hpp"
 
 namespace idcodec {
 

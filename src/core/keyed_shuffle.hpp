@@ -1,5 +1,6 @@
 // The keyed shuffle of hashids ("consistent shuffle"), also offered on its own as alphabet_shuffle.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <cstdint>
 #include <span>

@@ -1,7 +1,7 @@
-#include "md5.hpp"
-
 #include <bit>
 #include <cstring>
+
+#include "core/md5.hpp"
 
 namespace idcodec {
 

@@ -1,5 +1,6 @@
 // MD5 (RFC 1321), for short-URL codes derived from a URL: a fingerprint, not a security measure.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <array>
 #include <cstddef>

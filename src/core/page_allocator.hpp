@@ -3,11 +3,11 @@
 // instead of leaving holes in the heap that later tables of other sizes cannot reuse, so the process's memory
 // follows what the cache holds.
 #pragma once
-
-#include <sys/mman.h>
+#include "core/no_postgres.hpp"
 
 #include <cstddef>
 #include <new>
+#include <sys/mman.h>
 #include <vector>
 
 namespace idcodec {

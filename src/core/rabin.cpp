@@ -1,10 +1,9 @@
-#include "rabin.hpp"
-
 #include <algorithm>
 #include <bit>
 #include <string>
 
-#include "error.hpp"
+#include "core/error.hpp"
+#include "core/rabin.hpp"
 
 namespace idcodec::cdc {
 
@@ -82,8 +81,8 @@ Pol polynomial_for_seed(std::uint64_t seed) {
         const Pol candidate = (splitmix64(state) & ((Pol{1} << 54) - 1)) | (Pol{1} << 53) | 1;
         if (irreducible(candidate)) return candidate;
     }
-    throw Error(ErrorKind::invalid_parameter, "rabin seed " + std::to_string(seed) +
-                                                  " yields no irreducible polynomial of degree 53");
+    throw Error(ErrorKind::invalid_parameter,
+                "rabin seed " + std::to_string(seed) + " yields no irreducible polynomial of degree 53");
 }
 
 Tables::Tables(Pol polynomial, std::size_t window)
@@ -175,8 +174,7 @@ RabinHash::RabinHash(std::size_t window, std::uint64_t seed)
 
 std::uint64_t RabinHash::start(std::span<const std::uint8_t> window) {
     if (window.size() != window_)
-        invalid("rabin start() needs exactly window_size bytes (" + str(window_) + ", got " + str(window.size()) +
-                ")");
+        invalid("rabin start() needs exactly window_size bytes (" + str(window_) + ", got " + str(window.size()) + ")");
     digest_ = 0;
     for (const std::uint8_t b : window) digest_ = tables_.append(digest_, b);
     return digest_;

@@ -4,6 +4,7 @@
 // reduced modulo an irreducible polynomial P of degree 53. restic's chunker slides a 64-byte window over each
 // chunk and cuts where the fingerprint's low average_bits bits are all zero.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <array>
 #include <cstddef>
@@ -11,7 +12,7 @@
 #include <memory>
 #include <span>
 
-#include "chunker.hpp"
+#include "core/chunker.hpp"
 
 namespace idcodec::cdc {
 
@@ -21,7 +22,7 @@ namespace rabin {
 using Pol = std::uint64_t;
 
 inline constexpr Pol default_polynomial = 0x3DA3358B4DC173;  // restic's chunker.Pol default
-inline constexpr std::size_t chunker_window = 64;             // restic's windowSize
+inline constexpr std::size_t chunker_window = 64;            // restic's windowSize
 inline constexpr std::size_t max_window = std::size_t{1} << 20;
 // Largest max_size accepted: a chunker buffers up to max_size bytes (and PostgreSQL values stay below 1 GB).
 inline constexpr std::size_t max_chunk_size = std::size_t{1} << 30;

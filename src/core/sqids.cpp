@@ -1,11 +1,10 @@
-#include "sqids.hpp"
-
 #include <algorithm>
 #include <utility>
 
-#include "ascii.hpp"
-#include "error.hpp"
-#include "utf8.hpp"
+#include "core/ascii.hpp"
+#include "core/error.hpp"
+#include "core/sqids.hpp"
+#include "core/utf8.hpp"
 
 namespace idcodec {
 
@@ -26,7 +25,8 @@ void shuffle(std::string& chars) {
 std::array<std::uint8_t, 128> positions(std::string_view alphabet) {
     std::array<std::uint8_t, 128> position;
     position.fill(absent);
-    for (std::size_t i = 0; i < alphabet.size(); ++i) position[static_cast<unsigned char>(alphabet[i])] = static_cast<std::uint8_t>(i);
+    for (std::size_t i = 0; i < alphabet.size(); ++i)
+        position[static_cast<unsigned char>(alphabet[i])] = static_cast<std::uint8_t>(i);
     return position;
 }
 
@@ -72,8 +72,7 @@ Sqids::Sqids(std::string_view alphabet, int min_length, std::optional<std::span<
     if (min_length < 0 || min_length > max_min_length)
         throw Error(ErrorKind::invalid_parameter, "Minimum length has to be between 0 and 255");
 
-    const std::vector<std::string> words =
-        filter_blocklist(blocklist.value_or(default_blocklist()), alphabet, stop);
+    const std::vector<std::string> words = filter_blocklist(blocklist.value_or(default_blocklist()), alphabet, stop);
     if (!words.empty()) blocklist_ = Blocklist(words, alphabet);
 
     alphabet_ = std::string(alphabet);

@@ -1,5 +1,6 @@
 // Sqids, byte-exact with the Sqids spec (sqids 0.3.0 on npm), over the full unsigned 64-bit range.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <array>
 #include <cstddef>
@@ -10,11 +11,11 @@
 #include <string_view>
 #include <vector>
 
-#include "blocklist.hpp"
-#include "divisor.hpp"
-#include "footprint.hpp"
-#include "step_memo.hpp"
-#include "stop_token.hpp"
+#include "core/blocklist.hpp"
+#include "core/divisor.hpp"
+#include "core/footprint.hpp"
+#include "core/step_memo.hpp"
+#include "core/stop_token.hpp"
 
 namespace idcodec {
 

@@ -2,6 +2,7 @@
 // sqids: the offset). Step k of a start is built once, kept while a byte budget lasts, and reused by every later
 // call with the same settings; beyond the budget, steps are built into a scratch slot of the walk instead.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -9,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "footprint.hpp"
+#include "core/footprint.hpp"
 
 namespace idcodec {
 

@@ -1,10 +1,11 @@
 // Lets loops over user data stop when the host asks: the host owns flags that a signal handler sets (PostgreSQL:
 // a pending query cancel and a pending termination).
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <csignal>
 
-#include "error.hpp"
+#include "core/error.hpp"
 
 namespace idcodec {
 

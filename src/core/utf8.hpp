@@ -1,5 +1,6 @@
 // UTF-8 <-> code points. Settings and IDs are handled by code point, like the reference JavaScript libraries.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <cstddef>
 #include <optional>

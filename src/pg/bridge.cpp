@@ -1,13 +1,13 @@
-#include "bridge.hpp"
-
 #include <cstring>
 #include <exception>
 #include <new>
 #include <string_view>
 
-#include "../core/error.hpp"
-#include "../core/utf8.hpp"
-#include "values.hpp"
+#include "core/error.hpp"
+#include "core/utf8.hpp"
+
+#include "pg/bridge.hpp"
+#include "pg/values.hpp"
 
 namespace idcodec::pg {
 
@@ -15,11 +15,16 @@ namespace {
 
 int sqlstate_of(ErrorKind kind) {
     switch (kind) {
-        case ErrorKind::invalid_parameter: return ERRCODE_INVALID_PARAMETER_VALUE;
-        case ErrorKind::out_of_range: return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-        case ErrorKind::invalid_text: return ERRCODE_INVALID_TEXT_REPRESENTATION;
-        case ErrorKind::program_limit: return ERRCODE_PROGRAM_LIMIT_EXCEEDED;
-        case ErrorKind::interrupted: return ERRCODE_QUERY_CANCELED;
+        case ErrorKind::invalid_parameter:
+            return ERRCODE_INVALID_PARAMETER_VALUE;
+        case ErrorKind::out_of_range:
+            return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+        case ErrorKind::invalid_text:
+            return ERRCODE_INVALID_TEXT_REPRESENTATION;
+        case ErrorKind::program_limit:
+            return ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+        case ErrorKind::interrupted:
+            return ERRCODE_QUERY_CANCELED;
     }
     return ERRCODE_INTERNAL_ERROR;
 }

@@ -5,8 +5,9 @@
 // values (pointers, numbers, views) in their own frames, so PostgreSQL's longjmp skips no destructor.
 #pragma once
 
-#include "../core/stop_token.hpp"
-#include "postgres.hpp"
+#include "core/stop_token.hpp"
+
+#include "pg/postgres.hpp"
 
 namespace idcodec::pg {
 
@@ -22,10 +23,11 @@ void capture_current_exception(CapturedError& error) noexcept;
 
 [[noreturn]] void raise(const CapturedError& error);
 
+// Runs body(); true if it returned, false if it threw (the exception is then in `error`).
 template <class Body>
-bool run_capturing(Body& body, StopToken stop, CapturedError& error) noexcept {
+bool capturing(Body&& body, CapturedError& error) noexcept {
     try {
-        body(stop);
+        body();
         return true;
     } catch (...) {
         capture_current_exception(error);
@@ -33,14 +35,15 @@ bool run_capturing(Body& body, StopToken stop, CapturedError& error) noexcept {
     }
 }
 
-// Runs body(StopToken). The token reports a pending cancel (a cancel request, statement_timeout) or termination, at which the core stops by throwing;
-// the interrupt is then served here and ends the query. Should it not (it is held off), the work runs again
-// without polling, so it cannot loop.
+// Runs body(StopToken), the way shim code calls the core. The token reports a pending cancel (a cancel request,
+// statement_timeout) or termination, at which the core stops by throwing; the interrupt is then served here and
+// ends the query. Should it not (it is held off), the work runs again without polling, so it cannot loop.
 template <class Body>
 void guarded(Body&& body) {
     CapturedError error;
     bool poll = true;
-    while (!run_capturing(body, poll ? StopToken(&QueryCancelPending, &ProcDiePending) : StopToken(), error)) {
+    const auto run = [&] { body(poll ? StopToken(&QueryCancelPending, &ProcDiePending) : StopToken()); };
+    while (!capturing(run, error)) {
         if (!error.interrupted) raise(error);
         CHECK_FOR_INTERRUPTS();
         poll = false;

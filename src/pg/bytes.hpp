@@ -5,27 +5,36 @@
 #include <cstdint>
 #include <span>
 
-#include "postgres.hpp"
+#include "pg/postgres.hpp"
 
 namespace idcodec::pg {
 
-struct ByteSource {
-    struct varlena* external;    // the on-disk TOAST pointer, when the value is read in slices; else null
-    const std::uint8_t* whole;   // the detoasted value, when it is not
-    int64 size;
+// A cursor over a value's bytes. A value stored externally and uncompressed is read a slice at a time, each in a
+// memory context of the cursor's own that is reset for the next, so one slice is held at a time; any other value
+// is detoasted once and seen whole. Trivially destructible: an error may end the call at any point.
+class SliceCursor {
+public:
+    // `slice_bytes`: how much to read at a time; at least the most any caller of from() wants.
+    SliceCursor(Datum value, int64 slice_bytes);
+
+    int64 size() const noexcept { return size_; }
+
+    // The bytes from `offset` to the end of the slice holding them: at least `want` bytes unless the value ends
+    // sooner. Offsets must not decrease from one call to the next.
+    std::span<const std::uint8_t> from(int64 offset, int64 want);
+
+    // Whether `bytes` (from from(offset, ...)) run to the end of the value.
+    bool reaches_end(int64 offset, std::span<const std::uint8_t> bytes) const noexcept {
+        return offset + static_cast<int64>(bytes.size()) == size_;
+    }
+
+private:
+    struct varlena* external_;  // the on-disk TOAST pointer, when the value is read in slices; else null
+    MemoryContext slices_;      // where slices are read; null until the first one
+    int64 size_;
+    int64 slice_bytes_;
+    int64 start_ = 0;  // the offset of slice_'s first byte
+    std::span<const std::uint8_t> slice_;
 };
-
-// The value's bytes, sliced where it is stored externally and uncompressed.
-ByteSource byte_source(Datum value);
-
-// A piece of a value: a view into the whole value, or a slice read for it (then `owned` is to be pfree'd).
-struct ByteSlice {
-    std::span<const std::uint8_t> bytes;
-    void* owned;
-};
-
-// Bytes [offset, offset + length) of the value, clamped to its end.
-ByteSlice read_slice(const ByteSource& source, int64 offset, int64 length);
-void release(ByteSlice& slice);
 
 }  // namespace idcodec::pg

@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "bridge.hpp"
-#include "config_cache.hpp"
-#include "postgres.hpp"
+#include "core/config_cache.hpp"
+
+#include "pg/bridge.hpp"
 
 namespace idcodec::pg {
 
@@ -37,13 +37,18 @@ struct CallSite {
     void bind(std::span<const std::string_view> settings, Make&& make) {
         guarded([&](StopToken stop) {
             SettingsKey new_key = SettingsKey::of(settings);
-            std::shared_ptr<const Config> new_config =
-                backend_cache().get<Config>(new_key, [&] { return make(stop); });
+            std::shared_ptr<const Config> new_config = backend_cache().get<Config>(new_key, [&] { return make(stop); });
             key = std::move(new_key);
             config = std::move(new_config);
         });
     }
 };
+
+// A number as a part of a settings key.
+template <class Number>
+std::string_view key_part(const Number& number) {
+    return {reinterpret_cast<const char*>(&number), sizeof number};
+}
 
 // The call site's state, created on first use in fn_mcxt and destroyed when that context is reset or deleted.
 template <class Site>

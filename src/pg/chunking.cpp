@@ -1,17 +1,20 @@
-// SQL functions cdc_chunks and rolling_hash (Rabin-Karp search and winnowing are in search.cpp). Both fill a
-// tuplestore (materialize mode), which spills to disk past work_mem, and read large external values in slices.
-#include "../core/cdc.hpp"
-#include "../core/footprint.hpp"
-#include "../core/rolling.hpp"
-#include "../core/utf8.hpp"
-#include "bytes.hpp"
-#include "call_site.hpp"
-#include "values.hpp"
+// SQL functions cdc_chunks and rolling_hash. Both return their rows in a tuplestore and read large external values
+// in slices.
+#include <algorithm>
+#include <memory>
+
+#include "core/cdc.hpp"
+#include "core/footprint.hpp"
+
+#include "pg/call_site.hpp"
+#include "pg/entry.hpp"
+#include "pg/bytes.hpp"
+#include "pg/result_set.hpp"
+#include "pg/values.hpp"
 
 extern "C" {
 #include "common/cryptohash.h"
 #include "common/sha2.h"
-#include "funcapi.h"
 }
 
 using idcodec::StopToken;
@@ -29,163 +32,115 @@ struct PreparedChunker {
 };
 using ChunkerSite = CallSite<PreparedChunker>;
 
+// rolling_hash's state for the current call.
+struct RollingHashSite {
+    std::unique_ptr<RollingHash> hash;
+};
+
 // Slices of this size are read at a time from values stored externally and uncompressed.
 constexpr int64 slice_bytes = int64{8} << 20;
 
-std::string_view bytes_of(const int64& value) {
-    return {reinterpret_cast<const char*>(&value), sizeof value};
+// The call site's chunker for arguments 1 to 6 (algorithm, min_size, avg_size, max_size, seed, window_size).
+const Chunker& chunker_argument(FunctionCallInfo fcinfo) {
+    const text* algorithm = PG_GETARG_TEXT_PP(1);
+    const ChunkerArguments arguments{PG_GETARG_INT32(2), PG_GETARG_INT32(3), PG_GETARG_INT32(4), PG_GETARG_INT64(5),
+                                     PG_ARGISNULL(6) ? std::nullopt : std::optional<int64>(PG_GETARG_INT32(6))};
+    const int64 window = arguments.window_size.value_or(0);
+    const std::string_view settings[] = {raw_bytes(algorithm),         key_part(arguments.min_size),
+                                         key_part(arguments.avg_size), key_part(arguments.max_size),
+                                         key_part(arguments.seed),     key_part(window)};
+    ChunkerSite& site = call_site<ChunkerSite>(fcinfo);
+    if (!site.matches(settings)) {
+        const std::string_view name = utf8_of(algorithm);
+        site.bind(settings, [&](StopToken) { return PreparedChunker{make_chunker(name, arguments)}; });
+    }
+    return *site.config->chunker;
 }
 
-int64 size_argument(FunctionCallInfo fcinfo, int argument, const char* name) {
-    const int32 value = PG_GETARG_INT32(argument);
-    if (value < 1)
+// Whether the digest argument asks for SHA-256 digests (NULL: none).
+bool with_sha256(FunctionCallInfo fcinfo, int argument) {
+    if (PG_ARGISNULL(argument)) return false;
+    const std::string_view digest = raw_bytes(PG_GETARG_TEXT_PP(argument));
+    if (digest != "sha256")
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("cdc_chunks %s must be at least 1 (got %d)", name, value)));
-    return value;
+                        errmsg("cdc_chunks digest must be 'sha256' or NULL (got \"%.*s\")", quoted_length(digest),
+                               digest.data())));
+    return true;
 }
 
-ReturnSetInfo* materialize(FunctionCallInfo fcinfo) {
-    InitMaterializedSRF(fcinfo, 0);
-    return reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
-}
-
-void sha256(std::span<const std::uint8_t> bytes, std::uint8_t (&digest)[PG_SHA256_DIGEST_LENGTH]) {
+Datum sha256(std::span<const std::uint8_t> bytes) {
+    auto* value = static_cast<bytea*>(palloc(VARHDRSZ + PG_SHA256_DIGEST_LENGTH));
+    SET_VARSIZE(value, VARHDRSZ + PG_SHA256_DIGEST_LENGTH);
     pg_cryptohash_ctx* context = pg_cryptohash_create(PG_SHA256);
     if (pg_cryptohash_init(context) < 0 || pg_cryptohash_update(context, bytes.data(), bytes.size()) < 0 ||
-        pg_cryptohash_final(context, digest, sizeof digest) < 0)
+        pg_cryptohash_final(context, reinterpret_cast<std::uint8_t*>(VARDATA(value)), PG_SHA256_DIGEST_LENGTH) < 0)
         ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("could not compute a SHA-256 digest")));
     pg_cryptohash_free(context);
+    return PointerGetDatum(value);
 }
 
 }  // namespace
 
-extern "C" {
-
-// cdc_chunks(data, algorithm, min_size, avg_size, max_size, seed, window_size, digest)
-PG_FUNCTION_INFO_V1(idcodec_cdc_chunks);
-Datum idcodec_cdc_chunks(PG_FUNCTION_ARGS) {
-    ReturnSetInfo* result = materialize(fcinfo);
+// cdc_chunks(data bytea, algorithm text, min_size int, avg_size int, max_size int, seed bigint, window_size int,
+//            digest text) → TABLE(start bigint, length int, cut_hash bigint, digest bytea)
+// Not STRICT (window_size and digest may be NULL): a NULL in the others gives no rows.
+IDCODEC_SQL_FUNCTION(idcodec_cdc_chunks) {
+    ResultSet rows(fcinfo);
     for (int i = 0; i <= 5; ++i)
         if (PG_ARGISNULL(i)) return static_cast<Datum>(0);
-
-    const text* algorithm = PG_GETARG_TEXT_PP(1);
-    const int64 min_size = size_argument(fcinfo, 2, "min_size");
-    const int64 avg_size = size_argument(fcinfo, 3, "avg_size");
-    const int64 max_size = size_argument(fcinfo, 4, "max_size");
-    const int64 seed = PG_GETARG_INT64(5);
-    const int64 window = PG_ARGISNULL(6) ? 0 : size_argument(fcinfo, 6, "window_size");
-    bool with_digest = false;
-    if (!PG_ARGISNULL(7)) {
-        const std::string_view digest = raw_bytes(PG_GETARG_TEXT_PP(7));
-        if (digest != "sha256")
-            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                            errmsg("cdc_chunks digest must be 'sha256' or NULL (got \"%.*s\")", quoted_length(digest),
-                                   digest.data())));
-        with_digest = true;
-    }
-
-    ChunkerSite& site = call_site<ChunkerSite>(fcinfo);
-    const std::string_view settings[] = {raw_bytes(algorithm), bytes_of(min_size), bytes_of(avg_size),
-                                         bytes_of(max_size),   bytes_of(seed),     bytes_of(window)};
-    if (!site.matches(settings)) {
-        const std::string_view name = utf8_of(algorithm);
-        const ChunkerSettings chunker_settings{static_cast<std::size_t>(min_size), static_cast<std::size_t>(avg_size),
-                                               static_cast<std::size_t>(max_size), static_cast<std::uint64_t>(seed),
-                                               static_cast<std::size_t>(window)};
-        site.bind(settings, [&](StopToken) { return PreparedChunker{make_chunker(name, chunker_settings)}; });
-    }
-    const Chunker& chunker = *site.config->chunker;
+    const Chunker& chunker = chunker_argument(fcinfo);
+    const bool with_digest = with_sha256(fcinfo, 7);
     const auto lookahead = static_cast<int64>(chunker.lookahead());
-
-    const ByteSource source = byte_source(PG_GETARG_DATUM(0));
-    // A detoasted value is one slice; an external one is read a slice at a time, each starting at a chunk.
-    const int64 slice_length = source.external == nullptr ? source.size : std::max(slice_bytes, 2 * lookahead);
-    ByteSlice slice = read_slice(source, 0, slice_length);
-    int64 slice_start = 0;
-    int64 start = 0;
-    while (start < source.size) {
-        if (start + lookahead > slice_start + static_cast<int64>(slice.bytes.size()) &&
-            slice_start + static_cast<int64>(slice.bytes.size()) < source.size) {
-            release(slice);
-            slice = read_slice(source, start, slice_length);
-            slice_start = start;
-        }
+    // Each chunk starts in the slice it is cut from, so a slice holds at least one chunker's lookahead.
+    SliceCursor data(PG_GETARG_DATUM(0), std::max(slice_bytes, 2 * lookahead));
+    for (int64 start = 0; start < data.size();) {
         CHECK_FOR_INTERRUPTS();
-        const std::span<const std::uint8_t> rest = slice.bytes.subspan(static_cast<std::size_t>(start - slice_start));
-        const bool final = slice_start + static_cast<int64>(slice.bytes.size()) == source.size;
+        const std::span<const std::uint8_t> rest = data.from(start, lookahead);
+        const bool final = data.reaches_end(start, rest);
         Cut cut{};
         guarded([&](StopToken) { cut = chunker.cut(rest, final); });
         if (cut.length == 0 || cut.length > rest.size())
             ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("cdc_chunks: chunker returned an invalid cut")));
-
-        Datum values[4];
-        bool nulls[4] = {false, false, false, !with_digest};
-        values[0] = Int64GetDatum(start);
-        values[1] = Int32GetDatum(static_cast<int32>(cut.length));
-        values[2] = Int64GetDatum(static_cast<int64>(cut.hash));
-        if (with_digest) {
-            std::uint8_t digest[PG_SHA256_DIGEST_LENGTH];
-            sha256(rest.first(cut.length), digest);
-            bytea* value = static_cast<bytea*>(palloc(VARHDRSZ + sizeof digest));
-            SET_VARSIZE(value, VARHDRSZ + sizeof digest);
-            memcpy(VARDATA(value), digest, sizeof digest);
-            values[3] = PointerGetDatum(value);
-        }
-        tuplestore_putvalues(result->setResult, result->setDesc, values, nulls);
+        const Datum values[] = {Int64GetDatum(start), Int32GetDatum(static_cast<int32>(cut.length)),
+                                Int64GetDatum(static_cast<int64>(cut.hash)),
+                                with_digest ? sha256(rest.first(cut.length)) : static_cast<Datum>(0)};
+        const bool nulls[] = {false, false, false, !with_digest};
+        rows.put(values, nulls);
         if (with_digest) pfree(DatumGetPointer(values[3]));
         start += static_cast<int64>(cut.length);
     }
-    release(slice);
     return static_cast<Datum>(0);
 }
 
-// rolling_hash(data bytea | text, window_size, algorithm, seed): one row per window.
-PG_FUNCTION_INFO_V1(idcodec_rolling_hash);
-Datum idcodec_rolling_hash(PG_FUNCTION_ARGS) {
-    ReturnSetInfo* result = materialize(fcinfo);
+// rolling_hash(data bytea | text, window_size int, algorithm text, seed bigint) → TABLE(pos bigint, hash bigint)
+IDCODEC_SQL_FUNCTION(idcodec_rolling_hash) {
+    ResultSet rows(fcinfo);
     const int32 window = PG_GETARG_INT32(1);
-    if (window < 1 || static_cast<std::size_t>(window) > max_window_size)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("rolling_hash window_size must be between 1 and %zu (got %d)", max_window_size,
-                               window)));
     const std::string_view algorithm = utf8_of(PG_GETARG_TEXT_PP(2));
     const int64 seed = PG_GETARG_INT64(3);
+    RollingHashSite& site = call_site<RollingHashSite>(fcinfo);
+    guarded([&](StopToken) { site.hash = make_rolling_hash(algorithm, window, seed); });
+    RollingHash& hash = *site.hash;
 
-    // The hash object lives in the function's memory context and is destroyed with it.
-    auto* callback = static_cast<MemoryContextCallback*>(palloc(sizeof(MemoryContextCallback)));
-    auto* hash = static_cast<std::unique_ptr<RollingHash>*>(palloc(sizeof(std::unique_ptr<RollingHash>)));
-    new (hash) std::unique_ptr<RollingHash>();
-    callback->func = [](void* arg) { static_cast<std::unique_ptr<RollingHash>*>(arg)->~unique_ptr(); };
-    callback->arg = hash;
-    MemoryContextRegisterResetCallback(CurrentMemoryContext, callback);
-    guarded([&](StopToken) {
-        *hash = make_rolling_hash(algorithm, static_cast<std::size_t>(window), static_cast<std::uint64_t>(seed));
-    });
-
-    const ByteSource source = byte_source(PG_GETARG_DATUM(0));
-    const int64 windows = source.size - window + 1;
-    int64 position = 0;
-    while (position < windows) {
-        // Each slice overlaps the previous one by window - 1 bytes.
-        ByteSlice slice = read_slice(source, position, slice_bytes + window - 1);
-        const std::span<const std::uint8_t> bytes = slice.bytes;
+    // Each slice overlaps the previous one by window - 1 bytes, so every window lies within one slice.
+    SliceCursor data(PG_GETARG_DATUM(0), slice_bytes + window - 1);
+    const int64 windows = data.size() - window + 1;
+    for (int64 position = 0; position < windows;) {
+        const std::span<const std::uint8_t> bytes = data.from(position, window);
         const int64 last = std::min(windows, position + static_cast<int64>(bytes.size()) - window + 1);
-        std::uint64_t value = 0;
+        const auto width = static_cast<std::size_t>(window);
         for (int64 pos = position; pos < last; ++pos) {
             const auto at = static_cast<std::size_t>(pos - position);
-            const auto width = static_cast<std::size_t>(window);
+            std::uint64_t value = 0;
             guarded([&](StopToken) {
-                value = at == 0 ? (*hash)->start(bytes.first(width)) : (*hash)->roll(bytes[at - 1], bytes[at + width - 1]);
+                value = at == 0 ? hash.start(bytes.first(width)) : hash.roll(bytes[at - 1], bytes[at + width - 1]);
             });
-            Datum values[2] = {Int64GetDatum(pos), Int64GetDatum(static_cast<int64>(value))};
-            bool nulls[2] = {false, false};
-            tuplestore_putvalues(result->setResult, result->setDesc, values, nulls);
+            const Datum values[] = {Int64GetDatum(pos), Int64GetDatum(static_cast<int64>(value))};
+            const bool nulls[] = {false, false};
+            rows.put(values, nulls);
             if ((pos & 0xFFFF) == 0) CHECK_FOR_INTERRUPTS();
         }
         position = last;
-        release(slice);
     }
     return static_cast<Datum>(0);
 }
-
-}  // extern "C"

@@ -1,11 +1,15 @@
 // SQL functions for compact identifiers: ObjectIds, UUIDs, base-N numbers and their mixup, keyed alphabet
 // shuffles, short-URL candidates.
-#include "../core/compact.hpp"
+#include <array>
+#include <optional>
 
-#include "../core/keyed_shuffle.hpp"
-#include "../core/utf8.hpp"
-#include "call_site.hpp"
-#include "values.hpp"
+#include "core/compact.hpp"
+#include "core/keyed_shuffle.hpp"
+#include "core/utf8.hpp"
+
+#include "pg/call_site.hpp"
+#include "pg/entry.hpp"
+#include "pg/values.hpp"
 
 extern "C" {
 #include "utils/timestamp.h"
@@ -78,10 +82,8 @@ Datum code_to_number(FunctionCallInfo fcinfo,
 
 }  // namespace
 
-extern "C" {
-
-PG_FUNCTION_INFO_V1(idcodec_objectid_compress);
-Datum idcodec_objectid_compress(PG_FUNCTION_ARGS) {
+// objectid_compress(objectid text, alphabet text) → text
+IDCODEC_SQL_FUNCTION(idcodec_objectid_compress) {
     std::array<std::uint8_t, object_id_bytes> bytes;
     parse_object_id(PG_GETARG_TEXT_PP(0), bytes);
     AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
@@ -93,8 +95,8 @@ Datum idcodec_objectid_compress(PG_FUNCTION_ARGS) {
     PG_RETURN_TEXT_P(text_from_utf8(site.text));
 }
 
-PG_FUNCTION_INFO_V1(idcodec_objectid_decompress);
-Datum idcodec_objectid_decompress(PG_FUNCTION_ARGS) {
+// objectid_decompress(compressed text, alphabet text) → text; NULL when malformed
+IDCODEC_SQL_FUNCTION(idcodec_objectid_decompress) {
     AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
     const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "objectid", 64);
     const std::optional<std::string_view> compressed = id_as_utf8(PG_GETARG_TEXT_PP(0));
@@ -109,8 +111,8 @@ Datum idcodec_objectid_decompress(PG_FUNCTION_ARGS) {
     PG_RETURN_TEXT_P(text_from_utf8(site.text));
 }
 
-PG_FUNCTION_INFO_V1(idcodec_objectid_timestamp);
-Datum idcodec_objectid_timestamp(PG_FUNCTION_ARGS) {
+// objectid_timestamp(objectid text) → timestamptz
+IDCODEC_SQL_FUNCTION(idcodec_objectid_timestamp) {
     std::array<std::uint8_t, object_id_bytes> bytes;
     parse_object_id(PG_GETARG_TEXT_PP(0), bytes);
     const pg_time_t seconds = static_cast<pg_time_t>(std::uint32_t{bytes[0]} << 24 | std::uint32_t{bytes[1]} << 16 |
@@ -118,8 +120,8 @@ Datum idcodec_objectid_timestamp(PG_FUNCTION_ARGS) {
     PG_RETURN_TIMESTAMPTZ(time_t_to_timestamptz(seconds));
 }
 
-PG_FUNCTION_INFO_V1(idcodec_uuid_compress);
-Datum idcodec_uuid_compress(PG_FUNCTION_ARGS) {
+// uuid_compress(u uuid, alphabet text) → text
+IDCODEC_SQL_FUNCTION(idcodec_uuid_compress) {
     const pg_uuid_t* uuid = PG_GETARG_UUID_P(0);
     AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
     const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "uuid", 64);
@@ -130,8 +132,8 @@ Datum idcodec_uuid_compress(PG_FUNCTION_ARGS) {
     PG_RETURN_TEXT_P(text_from_utf8(site.text));
 }
 
-PG_FUNCTION_INFO_V1(idcodec_uuid_decompress);
-Datum idcodec_uuid_decompress(PG_FUNCTION_ARGS) {
+// uuid_decompress(compressed text, alphabet text) → uuid; NULL when malformed
+IDCODEC_SQL_FUNCTION(idcodec_uuid_decompress) {
     AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
     const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "uuid", 64);
     const std::optional<std::string_view> compressed = id_as_utf8(PG_GETARG_TEXT_PP(0));
@@ -142,42 +144,35 @@ Datum idcodec_uuid_decompress(PG_FUNCTION_ARGS) {
     PG_RETURN_UUID_P(uuid);
 }
 
-PG_FUNCTION_INFO_V1(idcodec_base62_encode);
-Datum idcodec_base62_encode(PG_FUNCTION_ARGS) {
-    return number_to_code(fcinfo, encode_number);
-}
+// base62_encode(number bigint, alphabet text) → text
+IDCODEC_SQL_FUNCTION(idcodec_base62_encode) { return number_to_code(fcinfo, encode_number); }
 
-PG_FUNCTION_INFO_V1(idcodec_base62_decode);
-Datum idcodec_base62_decode(PG_FUNCTION_ARGS) {
-    return code_to_number(fcinfo, decode_number);
-}
+// base62_decode(code text, alphabet text) → bigint; NULL when malformed
+IDCODEC_SQL_FUNCTION(idcodec_base62_decode) { return code_to_number(fcinfo, decode_number); }
 
-PG_FUNCTION_INFO_V1(idcodec_base62_mixup);
-Datum idcodec_base62_mixup(PG_FUNCTION_ARGS) {
-    return number_to_code(fcinfo, mixup);
-}
+// base62_mixup(number bigint, alphabet text) → text
+IDCODEC_SQL_FUNCTION(idcodec_base62_mixup) { return number_to_code(fcinfo, mixup); }
 
-PG_FUNCTION_INFO_V1(idcodec_base62_unmixup);
-Datum idcodec_base62_unmixup(PG_FUNCTION_ARGS) {
-    return code_to_number(fcinfo, unmixup);
-}
+// base62_unmixup(code text, alphabet text) → bigint; NULL when malformed
+IDCODEC_SQL_FUNCTION(idcodec_base62_unmixup) { return code_to_number(fcinfo, unmixup); }
 
-PG_FUNCTION_INFO_V1(idcodec_alphabet_shuffle);
-Datum idcodec_alphabet_shuffle(PG_FUNCTION_ARGS) {
+// alphabet_shuffle(alphabet text, key text) → text
+IDCODEC_SQL_FUNCTION(idcodec_alphabet_shuffle) {
     const std::string_view alphabet_text = utf8_of(PG_GETARG_TEXT_PP(0));
     const std::string_view key_text = utf8_of(PG_GETARG_TEXT_PP(1));
     AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
     guarded([&](StopToken) {
         const Alphabet alphabet(alphabet_text, "alphabet_shuffle", 1);
         const std::optional<std::u32string> key = idcodec::utf8::decode(key_text);
-        if (!key) throw idcodec::Error(idcodec::ErrorKind::invalid_parameter, "alphabet_shuffle key is not valid UTF-8");
+        if (!key)
+            throw idcodec::Error(idcodec::ErrorKind::invalid_parameter, "alphabet_shuffle key is not valid UTF-8");
         site.text = idcodec::utf8::encode(idcodec::keyed_shuffled(std::u32string(alphabet.characters()), *key));
     });
     PG_RETURN_TEXT_P(text_from_utf8(site.text));
 }
 
-PG_FUNCTION_INFO_V1(idcodec_shortcode_candidates);
-Datum idcodec_shortcode_candidates(PG_FUNCTION_ARGS) {
+// shortcode_candidates(url text, length int, attempt int, alphabet text) → text[]
+IDCODEC_SQL_FUNCTION(idcodec_shortcode_candidates) {
     const std::string_view url = utf8_of(PG_GETARG_TEXT_PP(0));
     const int32 length = PG_GETARG_INT32(1);
     const int32 attempt = PG_GETARG_INT32(2);
@@ -191,5 +186,3 @@ Datum idcodec_shortcode_candidates(PG_FUNCTION_ARGS) {
     for (std::size_t i = 0; i < 4; ++i) elements[i] = PointerGetDatum(text_from_utf8(site.texts[i]));
     PG_RETURN_ARRAYTYPE_P(construct_array(elements, 4, TEXTOID, -1, false, TYPALIGN_INT));
 }
-
-}  // extern "C"

@@ -1,10 +1,14 @@
 // SQL functions of the hashids family, and the pg_hashids 1.3 functions of the idcodec_pg_hashids extension (which
 // share these entry points where the behaviour is the same).
-#include "../core/hashids.hpp"
+#include <optional>
+#include <vector>
 
-#include "../core/utf8.hpp"
-#include "call_site.hpp"
-#include "values.hpp"
+#include "core/hashids.hpp"
+#include "core/utf8.hpp"
+
+#include "pg/call_site.hpp"
+#include "pg/entry.hpp"
+#include "pg/values.hpp"
 
 using idcodec::Hashids;
 using idcodec::StopToken;
@@ -90,46 +94,44 @@ Datum decoded_array(FunctionCallInfo fcinfo, MinLength rule) {
 
 }  // namespace
 
-extern "C" {
-
-PG_FUNCTION_INFO_V1(idcodec_hashids_encode);
-Datum idcodec_hashids_encode(PG_FUNCTION_ARGS) {
+// hashids_encode(number bigint, salt text, min_length int, alphabet text) → text
+// (also pg_hashids' id_encode(bigint [, salt [, min_length [, alphabet]]]))
+IDCODEC_SQL_FUNCTION(idcodec_hashids_encode) {
     const std::uint64_t value = non_negative_bigint(fcinfo, 0);
     const HashidsCall call = hashids_call(fcinfo, 1);
     guarded([&](StopToken stop) { call.hashids.encode({&value, 1}, call.min_length, call.site.text, stop); });
     PG_RETURN_TEXT_P(text_from_utf8(call.site.text));
 }
 
-PG_FUNCTION_INFO_V1(idcodec_hashids_encode_array);
-Datum idcodec_hashids_encode_array(PG_FUNCTION_ARGS) {
+// hashids_encode(numbers bigint[], salt text, min_length int, alphabet text) → text
+// (also pg_hashids' id_encode(bigint[] [, salt [, min_length [, alphabet]]]))
+IDCODEC_SQL_FUNCTION(idcodec_hashids_encode_array) {
     const std::span<const std::uint64_t> numbers = non_negative_bigints(fcinfo, 0);
     const HashidsCall call = hashids_call(fcinfo, 1);
     guarded([&](StopToken stop) { call.hashids.encode(numbers, call.min_length, call.site.text, stop); });
     PG_RETURN_TEXT_P(text_from_utf8(call.site.text));
 }
 
-PG_FUNCTION_INFO_V1(idcodec_hashids_decode);
-Datum idcodec_hashids_decode(PG_FUNCTION_ARGS) {
-    return decoded_array(fcinfo, MinLength::exact);
-}
+// hashids_decode(hashid text, salt text, min_length int, alphabet text) → bigint[]; '{}' when not a hashid
+IDCODEC_SQL_FUNCTION(idcodec_hashids_decode) { return decoded_array(fcinfo, MinLength::exact); }
 
-PG_FUNCTION_INFO_V1(idcodec_hashids_decode_one);
-Datum idcodec_hashids_decode_one(PG_FUNCTION_ARGS) {
+// hashids_decode_one(hashid text, salt text, min_length int, alphabet text) → bigint; NULL unless it holds one number
+IDCODEC_SQL_FUNCTION(idcodec_hashids_decode_one) {
     const std::optional<std::uint64_t> number = first_number(fcinfo, MinLength::exact, true);
     if (!number || *number > static_cast<std::uint64_t>(PG_INT64_MAX)) PG_RETURN_NULL();
     PG_RETURN_INT64(static_cast<int64>(*number));
 }
 
-PG_FUNCTION_INFO_V1(idcodec_hashids_encode_hex);
-Datum idcodec_hashids_encode_hex(PG_FUNCTION_ARGS) {
+// hashids_encode_hex(hex text, salt text, min_length int, alphabet text) → text
+IDCODEC_SQL_FUNCTION(idcodec_hashids_encode_hex) {
     const std::string_view hex = raw_bytes(PG_GETARG_TEXT_PP(0));
     const HashidsCall call = hashids_call(fcinfo, 1);
     guarded([&](StopToken stop) { call.hashids.encode_hex(hex, call.min_length, call.site.text, stop); });
     PG_RETURN_TEXT_P(text_from_utf8(call.site.text));
 }
 
-PG_FUNCTION_INFO_V1(idcodec_hashids_decode_hex);
-Datum idcodec_hashids_decode_hex(PG_FUNCTION_ARGS) {
+// hashids_decode_hex(hashid text, salt text, min_length int, alphabet text) → text; NULL when not a hashid
+IDCODEC_SQL_FUNCTION(idcodec_hashids_decode_hex) {
     const std::optional<std::string_view> id = id_as_utf8(PG_GETARG_TEXT_PP(0));
     const HashidsCall call = hashids_call(fcinfo, 1);
     bool decoded = false;
@@ -147,15 +149,11 @@ Datum idcodec_hashids_decode_hex(PG_FUNCTION_ARGS) {
 // ---- pg_hashids 1.3 compatibility (idcodec_pg_hashids). id_encode uses idcodec_hashids_encode(_array).
 
 // id_decode(hashid text [, salt text [, min_length int [, alphabet text]]]) → bigint[]; '{}' when not a hashid
-PG_FUNCTION_INFO_V1(idcodec_pg_hashids_id_decode);
-Datum idcodec_pg_hashids_id_decode(PG_FUNCTION_ARGS) {
-    return decoded_array(fcinfo, MinLength::any_if_set);
-}
+IDCODEC_SQL_FUNCTION(idcodec_pg_hashids_id_decode) { return decoded_array(fcinfo, MinLength::any_if_set); }
 
 // id_decode_once(hashid text [, salt text [, min_length int [, alphabet text]]]) → bigint: the first number,
 // as pg_hashids gives it; NULL when not a hashid
-PG_FUNCTION_INFO_V1(idcodec_pg_hashids_id_decode_once);
-Datum idcodec_pg_hashids_id_decode_once(PG_FUNCTION_ARGS) {
+IDCODEC_SQL_FUNCTION(idcodec_pg_hashids_id_decode_once) {
     const std::optional<std::uint64_t> number = first_number(fcinfo, MinLength::any_if_set, false);
     if (!number || *number > static_cast<std::uint64_t>(PG_INT64_MAX)) PG_RETURN_NULL();
     PG_RETURN_INT64(static_cast<int64>(*number));
@@ -163,8 +161,7 @@ Datum idcodec_pg_hashids_id_decode_once(PG_FUNCTION_ARGS) {
 
 // hash_decode(hashid text, salt text, min_length int) → int: the first number; NULL when not a hashid, and an
 // error (22003) when it does not fit in int, where pg_hashids silently kept the low 32 bits
-PG_FUNCTION_INFO_V1(idcodec_pg_hashids_hash_decode);
-Datum idcodec_pg_hashids_hash_decode(PG_FUNCTION_ARGS) {
+IDCODEC_SQL_FUNCTION(idcodec_pg_hashids_hash_decode) {
     const std::optional<std::uint64_t> number = first_number(fcinfo, MinLength::any_if_set, false);
     if (!number) PG_RETURN_NULL();
     if (*number > static_cast<std::uint64_t>(PG_INT32_MAX))
@@ -173,5 +170,3 @@ Datum idcodec_pg_hashids_hash_decode(PG_FUNCTION_ARGS) {
                                   static_cast<unsigned long long>(*number))));
     PG_RETURN_INT32(static_cast<int32>(*number));
 }
-
-}  // extern "C"

@@ -1,5 +1,5 @@
 // Module entry: the magic block, the GUC and the backend's configuration cache.
-#include "call_site.hpp"
+#include "pg/call_site.hpp"
 
 extern "C" {
 PG_MODULE_MAGIC;
@@ -14,9 +14,7 @@ int cache_size = 64;
 // Whatever the count, the cached configurations hold at most this much memory.
 constexpr std::size_t cache_byte_budget = std::size_t{64} << 20;
 
-void assign_cache_size(int new_value, void*) {
-    backend_cache().set_capacity(static_cast<std::size_t>(new_value));
-}
+void assign_cache_size(int new_value, void*) { backend_cache().set_capacity(static_cast<std::size_t>(new_value)); }
 
 }  // namespace
 
@@ -28,11 +26,10 @@ ConfigCache& backend_cache() noexcept {
 }  // namespace idcodec::pg
 
 void _PG_init(void) {
-    DefineCustomIntVariable("idcodec.cache_size",
-                            "Number of prepared idcodec configurations (salts, alphabets, ...) kept per backend.",
-                            "Each distinct combination of settings is prepared once and reused while it stays among "
-                            "the most recently used; results never depend on this setting.",
-                            &idcodec::pg::cache_size, 64, 0, 100000, PGC_USERSET, 0, nullptr,
-                            idcodec::pg::assign_cache_size, nullptr);
+    DefineCustomIntVariable(
+        "idcodec.cache_size", "Number of prepared idcodec configurations (salts, alphabets, ...) kept per backend.",
+        "Each distinct combination of settings is prepared once and reused while it stays among "
+        "the most recently used; results never depend on this setting.",
+        &idcodec::pg::cache_size, 64, 0, 100000, PGC_USERSET, 0, nullptr, idcodec::pg::assign_cache_size, nullptr);
     MarkGUCPrefixReserved("idcodec");
 }

@@ -1,29 +1,28 @@
 // SQL functions for Rabin-Karp substring search and winnowing fingerprints.
-#include "../core/rolling.hpp"
-#include "call_site.hpp"
-#include "values.hpp"
+#include <optional>
+#include <vector>
 
-extern "C" {
-#include "funcapi.h"
-#include "utils/tuplestore.h"
-}
+#include "core/search.hpp"
+#include "core/winnow.hpp"
+
+#include "pg/call_site.hpp"
+#include "pg/entry.hpp"
+#include "pg/result_set.hpp"
+#include "pg/values.hpp"
 
 using idcodec::StopToken;
-using namespace idcodec::cdc;
+using namespace idcodec::search;
 using namespace idcodec::pg;
 
 namespace {
 
+// Matches are found and emitted this many at a time.
 constexpr std::size_t batch = 65536;
 
 struct SearchState {
     std::optional<RabinKarpSearch> search;
     std::vector<Match> found;
 };
-
-std::span<const std::uint8_t> bytes_of(const varlena* value) {
-    return {reinterpret_cast<const std::uint8_t*>(VARDATA_ANY(value)), VARSIZE_ANY_EXHDR(value)};
-}
 
 // Turns byte offsets (in increasing order) into 1-based character positions of the text, skipping offsets inside a
 // character (possible in multibyte encodings other than UTF-8).
@@ -49,28 +48,13 @@ private:
     int64 characters_ = 0;
 };
 
-// Materialize mode for a function returning SETOF integer (InitMaterializedSRF wants a row type).
-ReturnSetInfo* materialize_integers(FunctionCallInfo fcinfo) {
-    auto* result = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
-    if (result == nullptr || !IsA(result, ReturnSetInfo) || (result->allowedModes & SFRM_Materialize) == 0)
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("set-valued function called in context that cannot accept a set")));
-    const MemoryContext previous = MemoryContextSwitchTo(result->econtext->ecxt_per_query_memory);
-    TupleDesc description = CreateTemplateTupleDesc(1);
-    TupleDescInitEntry(description, 1, "pos", INT4OID, -1, 0);
-    result->setResult = tuplestore_begin_heap((result->allowedModes & SFRM_Materialize_Random) != 0, false, work_mem);
-    result->setDesc = description;
-    result->returnMode = SFRM_Materialize;
-    MemoryContextSwitchTo(previous);
-    return result;
-}
+enum class Positions { bytes, characters };
+enum class Columns { position, needle_and_position };
 
-// Emits every match in batches, as (needle, position) rows or as position rows.
-void emit_matches(FunctionCallInfo fcinfo, std::span<const std::uint8_t> haystack,
-                  std::span<const std::span<const std::uint8_t>> needles, bool characters, bool with_needle) {
-    ReturnSetInfo* result = with_needle ? (InitMaterializedSRF(fcinfo, 0),
-                                           reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo))
-                                        : materialize_integers(fcinfo);
+// Emits every match in batches, as position rows or as (needle, position) rows.
+Datum emit_matches(FunctionCallInfo fcinfo, std::span<const std::uint8_t> haystack,
+                   std::span<const std::span<const std::uint8_t>> needles, Positions positions, Columns columns) {
+    ResultSet rows(fcinfo);
     // The search and a batch of its matches live in the call site, so that each batch is emitted from this frame.
     SearchState& state = call_site<SearchState>(fcinfo);
     guarded([&](StopToken) { state.search.emplace(needles); });
@@ -82,57 +66,51 @@ void emit_matches(FunctionCallInfo fcinfo, std::span<const std::uint8_t> haystac
             from = state.search->find(haystack, from, batch, found, stop);
         });
         for (const Match& match : found) {
-            const int64 position = characters ? counter.position(match.offset) : static_cast<int64>(match.offset) + 1;
+            const int64 position = positions == Positions::characters ? counter.position(match.offset)
+                                                                      : static_cast<int64>(match.offset) + 1;
             if (position == 0) continue;  // not at a character boundary
-            Datum values[2];
-            bool nulls[2] = {false, false};
-            if (with_needle) {
-                values[0] = Int32GetDatum(static_cast<int32>(match.needle) + 1);
-                values[1] = Int32GetDatum(static_cast<int32>(position));
+            const Datum position_datum = Int32GetDatum(static_cast<int32>(position));
+            const bool nulls[] = {false, false};
+            if (columns == Columns::position) {
+                rows.put({&position_datum, 1}, {nulls, 1});
             } else {
-                values[0] = Int32GetDatum(static_cast<int32>(position));
+                const Datum values[] = {Int32GetDatum(static_cast<int32>(match.needle) + 1), position_datum};
+                rows.put(values, nulls);
             }
-            tuplestore_putvalues(result->setResult, result->setDesc, values, nulls);
         }
         CHECK_FOR_INTERRUPTS();
     }
+    return static_cast<Datum>(0);
 }
 
 }  // namespace
 
-extern "C" {
-
-PG_FUNCTION_INFO_V1(idcodec_rabin_karp_find_text);
-Datum idcodec_rabin_karp_find_text(PG_FUNCTION_ARGS) {
-    const std::span<const std::uint8_t> haystack = bytes_of(PG_GETARG_TEXT_PP(0));
+// rabin_karp_find(haystack text, needle text) → SETOF int: 1-based character positions
+IDCODEC_SQL_FUNCTION(idcodec_rabin_karp_find_text) {
     const std::span<const std::uint8_t> needles[] = {bytes_of(PG_GETARG_TEXT_PP(1))};
-    emit_matches(fcinfo, haystack, needles, true, false);
-    return static_cast<Datum>(0);
+    return emit_matches(fcinfo, bytes_of(PG_GETARG_TEXT_PP(0)), needles, Positions::characters, Columns::position);
 }
 
-PG_FUNCTION_INFO_V1(idcodec_rabin_karp_find_bytea);
-Datum idcodec_rabin_karp_find_bytea(PG_FUNCTION_ARGS) {
-    const std::span<const std::uint8_t> haystack = bytes_of(PG_GETARG_BYTEA_PP(0));
+// rabin_karp_find(haystack bytea, needle bytea) → SETOF int: 1-based byte positions
+IDCODEC_SQL_FUNCTION(idcodec_rabin_karp_find_bytea) {
     const std::span<const std::uint8_t> needles[] = {bytes_of(PG_GETARG_BYTEA_PP(1))};
-    emit_matches(fcinfo, haystack, needles, false, false);
-    return static_cast<Datum>(0);
+    return emit_matches(fcinfo, bytes_of(PG_GETARG_BYTEA_PP(0)), needles, Positions::bytes, Columns::position);
 }
 
-PG_FUNCTION_INFO_V1(idcodec_rabin_karp_find_many);
-Datum idcodec_rabin_karp_find_many(PG_FUNCTION_ARGS) {
-    const std::span<const std::uint8_t> haystack = bytes_of(PG_GETARG_TEXT_PP(0));
+// rabin_karp_find(haystack text, needles text[]) → TABLE(needle int, pos int)
+IDCODEC_SQL_FUNCTION(idcodec_rabin_karp_find_many) {
     const std::span<const std::string_view> texts =
         text_elements(PG_GETARG_ARRAYTYPE_P(1), "rabin_karp_find needles", TextForm::stored);
     using Needle = std::span<const std::uint8_t>;
     auto* needles = static_cast<Needle*>(palloc(sizeof(Needle) * (texts.size() + 1)));
     for (std::size_t i = 0; i < texts.size(); ++i)
         needles[i] = {reinterpret_cast<const std::uint8_t*>(texts[i].data()), texts[i].size()};
-    emit_matches(fcinfo, haystack, {needles, texts.size()}, true, true);
-    return static_cast<Datum>(0);
+    return emit_matches(fcinfo, bytes_of(PG_GETARG_TEXT_PP(0)), {needles, texts.size()}, Positions::characters,
+                        Columns::needle_and_position);
 }
 
-PG_FUNCTION_INFO_V1(idcodec_winnow);
-Datum idcodec_winnow(PG_FUNCTION_ARGS) {
+// winnow(data text, k int, w int) → bigint[]
+IDCODEC_SQL_FUNCTION(idcodec_winnow) {
     const std::string_view data = utf8_of(PG_GETARG_TEXT_PP(0));
     const int32 k = PG_GETARG_INT32(1);
     const int32 w = PG_GETARG_INT32(2);
@@ -140,5 +118,3 @@ Datum idcodec_winnow(PG_FUNCTION_ARGS) {
     guarded([&](StopToken stop) { fingerprints = winnow(data, k, w, stop); });
     PG_RETURN_ARRAYTYPE_P(bigint_array(fingerprints));
 }
-
-}  // extern "C"

@@ -1,9 +1,12 @@
 // SQL functions of the sqids family. Not STRICT: a NULL blocklist means the spec's default list, so NULLs in the
 // other arguments are handled here (they give NULL).
-#include "../core/sqids.hpp"
+#include <optional>
 
-#include "call_site.hpp"
-#include "values.hpp"
+#include "core/sqids.hpp"
+
+#include "pg/call_site.hpp"
+#include "pg/entry.hpp"
+#include "pg/values.hpp"
 
 using idcodec::Sqids;
 using idcodec::StopToken;
@@ -28,7 +31,7 @@ const Sqids& sqids_for(FunctionCallInfo fcinfo, SqidsSite& site, int first) {
     ArrayType* blocklist = PG_ARGISNULL(first + 2) ? nullptr : PG_GETARG_ARRAYTYPE_P(first + 2);
     const std::string_view settings[] = {
         raw_bytes(alphabet),
-        {reinterpret_cast<const char*>(&min_length), sizeof min_length},
+        key_part(min_length),
         blocklist == nullptr ? default_blocklist_marker
                              : std::string_view(reinterpret_cast<const char*>(blocklist), VARSIZE(blocklist)),
     };
@@ -50,23 +53,21 @@ Datum encode(FunctionCallInfo fcinfo, std::span<const std::uint64_t> numbers) {
 
 }  // namespace
 
-extern "C" {
-
-PG_FUNCTION_INFO_V1(idcodec_sqids_encode);
-Datum idcodec_sqids_encode(PG_FUNCTION_ARGS) {
+// sqids_encode(number bigint, alphabet text, min_length int, blocklist text[]) → text
+IDCODEC_SQL_FUNCTION(idcodec_sqids_encode) {
     if (any_null(fcinfo, 0, 2)) PG_RETURN_NULL();
     const std::uint64_t value = non_negative_bigint(fcinfo, 0);
     return encode(fcinfo, {&value, 1});
 }
 
-PG_FUNCTION_INFO_V1(idcodec_sqids_encode_array);
-Datum idcodec_sqids_encode_array(PG_FUNCTION_ARGS) {
+// sqids_encode(numbers bigint[], alphabet text, min_length int, blocklist text[]) → text
+IDCODEC_SQL_FUNCTION(idcodec_sqids_encode_array) {
     if (any_null(fcinfo, 0, 2)) PG_RETURN_NULL();
     return encode(fcinfo, non_negative_bigints(fcinfo, 0));
 }
 
-PG_FUNCTION_INFO_V1(idcodec_sqids_decode);
-Datum idcodec_sqids_decode(PG_FUNCTION_ARGS) {
+// sqids_decode(id text, alphabet text, min_length int, blocklist text[], canonical boolean) → bigint[]
+IDCODEC_SQL_FUNCTION(idcodec_sqids_decode) {
     if (any_null(fcinfo, 0, 2) || PG_ARGISNULL(4)) PG_RETURN_NULL();
     SqidsSite& site = call_site<SqidsSite>(fcinfo);
     const Sqids& sqids = sqids_for(fcinfo, site, 1);
@@ -78,5 +79,3 @@ Datum idcodec_sqids_decode(PG_FUNCTION_ARGS) {
     ArrayType* numbers = bigint_array(site.numbers);
     PG_RETURN_ARRAYTYPE_P(numbers != nullptr ? numbers : construct_empty_array(INT8OID));
 }
-
-}  // extern "C"

@@ -1,8 +1,8 @@
-#include "values.hpp"
-
 #include <algorithm>
 #include <climits>
 #include <cstring>
+
+#include "pg/values.hpp"
 
 namespace idcodec::pg {
 
@@ -96,8 +96,7 @@ std::span<const std::string_view> text_elements(ArrayType* array, const char* wh
     deconstruct_array(array, TEXTOID, -1, false, TYPALIGN_INT, &elements, &nulls, &count);
     auto* views = static_cast<std::string_view*>(palloc(sizeof(std::string_view) * (count + 1)));
     for (int i = 0; i < count; ++i) {
-        if (nulls[i])
-            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s cannot contain NULL", what)));
+        if (nulls[i]) ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s cannot contain NULL", what)));
         const text* element = DatumGetTextPP(elements[i]);
         views[i] = form == TextForm::utf8 ? utf8_of(element) : raw_bytes(element);
     }

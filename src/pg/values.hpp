@@ -6,13 +6,16 @@
 #include <span>
 #include <string_view>
 
-#include "postgres.hpp"
+#include "pg/postgres.hpp"
 
 namespace idcodec::pg {
 
 // The bytes of a text value as stored (database encoding).
-inline std::string_view raw_bytes(const text* value) {
-    return {VARDATA_ANY(value), VARSIZE_ANY_EXHDR(value)};
+inline std::string_view raw_bytes(const text* value) { return {VARDATA_ANY(value), VARSIZE_ANY_EXHDR(value)}; }
+
+// The bytes of a bytea or text value as stored.
+inline std::span<const std::uint8_t> bytes_of(const struct varlena* value) {
+    return {reinterpret_cast<const std::uint8_t*>(VARDATA_ANY(value)), VARSIZE_ANY_EXHDR(value)};
 }
 
 // The text as UTF-8: the bytes themselves in UTF-8 (and SQL_ASCII) databases, else a converted copy.

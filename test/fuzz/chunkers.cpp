@@ -2,6 +2,7 @@
 // not depend on how much lookahead the caller provides.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <cstring>
 #include <span>
 #include <string_view>
@@ -41,7 +42,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint64_t seed = data[6] % 2 == 0 ? 0 : data[7];
     const std::span<const std::uint8_t> content(data + 8, size - 8);
     try {
-        const auto chunker = make_chunker(algorithm, {min_size, avg_size, max_size, seed, window});
+        const ChunkerArguments arguments{static_cast<std::int64_t>(min_size), static_cast<std::int64_t>(avg_size),
+                                         static_cast<std::int64_t>(max_size), static_cast<std::int64_t>(seed),
+                                         window == 0 ? std::nullopt : std::optional<std::int64_t>(window)};
+        const auto chunker = make_chunker(algorithm, arguments);
         const auto whole = chunk(*chunker, content, content.size());
         const auto streamed = chunk(*chunker, content, chunker->lookahead());
         if (whole.size() != streamed.size()) __builtin_trap();

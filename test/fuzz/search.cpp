@@ -2,13 +2,16 @@
 // search against a plain scan, and winnowing with arbitrary k and w.
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/cdc.hpp"
 #include "core/error.hpp"
-#include "core/rolling.hpp"
+#include "core/rabin_karp.hpp"
+#include "core/search.hpp"
+#include "core/winnow.hpp"
 #include "fuzz_input.hpp"
 
 using namespace idcodec;
@@ -21,14 +24,20 @@ std::span<const std::uint8_t> bytes(std::string_view text) {
     return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
 }
 
+// An int argument as SQL passes it: any 32-bit value, negative ones included.
+std::int64_t as_int(std::uint64_t number) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(number));
+}
+
 // Settings read from the input's first field; anything goes, as from SQL.
 void try_settings(std::string_view name, std::string_view numbers_field, std::string_view data) {
     const std::vector<std::uint64_t> n = read_numbers(numbers_field, 5);
     const auto at = [&](std::size_t i) { return i < n.size() ? n[i] : 0; };
     try {
-        const cdc::ChunkerSettings settings{at(0) % (std::size_t{1} << 27), at(1) % (std::size_t{1} << 27),
-                                            at(2) % (std::size_t{1} << 27), at(3), at(4) % (std::size_t{1} << 21)};
-        const auto chunker = cdc::make_chunker(name, settings);
+        const cdc::ChunkerArguments arguments{as_int(at(0)), as_int(at(1)), as_int(at(2)),
+                                              static_cast<std::int64_t>(at(3)),
+                                              at(4) == 0 ? std::nullopt : std::optional(as_int(at(4)))};
+        const auto chunker = cdc::make_chunker(name, arguments);
         std::size_t start = 0;
         while (start < data.size()) {  // every cut is inside the data and moves forward
             const cdc::Cut cut = chunker->cut(bytes(data).subspan(start), true);
@@ -38,18 +47,19 @@ void try_settings(std::string_view name, std::string_view numbers_field, std::st
     } catch (const Error&) {
     }
     try {
-        cdc::make_rolling_hash(name, at(1), at(3));  // any window, for the checks alone
+        cdc::make_rolling_hash(name, as_int(at(1)), static_cast<std::int64_t>(at(3)));  // for the checks alone
     } catch (const Error&) {
     }
     try {
         const std::size_t window = at(0) % 5000;
-        const auto hash = cdc::make_rolling_hash(name, window, at(3));
+        const auto seed = static_cast<std::int64_t>(at(3));
+        const auto hash = cdc::make_rolling_hash(name, static_cast<std::int64_t>(window), seed);
         if (window <= data.size()) {
             std::uint64_t rolled = hash->start(bytes(data).first(window));
             for (std::size_t i = window; i < data.size(); ++i) {
                 rolled = hash->roll(static_cast<std::uint8_t>(data[i - window]), static_cast<std::uint8_t>(data[i]));
                 // the same as hashing that window afresh
-                const auto fresh = cdc::make_rolling_hash(name, window, at(3));
+                const auto fresh = cdc::make_rolling_hash(name, static_cast<std::int64_t>(window), seed);
                 if (fresh->start(bytes(data).subspan(i - window + 1, window)) != rolled) __builtin_trap();
                 if (i > window + 64) break;
             }
@@ -77,10 +87,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     std::vector<std::span<const std::uint8_t>> spans;
     for (const std::string_view needle : needles) spans.push_back(bytes(needle));
-    cdc::RabinKarpSearch search(spans);
-    std::vector<cdc::Match> found;
-    for (std::size_t from = 0; from <= haystack.size();) from = search.find(bytes(haystack), from, 7, found);
-    std::vector<cdc::Match> expected;
+    search::RabinKarpSearch finder(spans);
+    std::vector<search::Match> found;
+    for (std::size_t from = 0; from <= haystack.size();) from = finder.find(bytes(haystack), from, 7, found);
+    std::vector<search::Match> expected;
     for (std::size_t offset = 0; offset <= haystack.size(); ++offset)
         for (std::size_t i = 0; i < needles.size(); ++i)
             if (haystack.substr(offset).starts_with(needles[i])) expected.push_back({offset, i});
@@ -91,7 +101,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         const auto k = static_cast<std::int64_t>(kw.empty() ? 3 : kw[0] % 20) - 1;
         const auto w = static_cast<std::int64_t>(kw.size() < 2 ? 4 : kw[1] % 20) - 1;
-        const auto fingerprints = cdc::winnow(haystack, k, w);
+        const auto fingerprints = search::winnow(haystack, k, w);
         for (const std::uint64_t f : fingerprints)
             if (f >= cdc::rabin_karp_modulus) __builtin_trap();
     } catch (const Error&) {

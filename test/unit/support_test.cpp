@@ -8,7 +8,7 @@
 #include "core/code_point_index.hpp"
 #include "core/divisor.hpp"
 #include "core/utf8.hpp"
-#include "pg/config_cache.hpp"
+#include "core/config_cache.hpp"
 
 namespace idcodec {
 namespace {
@@ -56,11 +56,11 @@ struct Prepared {
 };
 
 TEST(ConfigCache, KeepsTheMostRecentlyUsedWithinCapacity) {
-    pg::ConfigCache cache(2, SIZE_MAX);
+    ConfigCache cache(2, SIZE_MAX);
     int built = 0;
     const auto get = [&](std::string_view salt) {
         const std::string_view parts[] = {salt, "alphabet"};
-        return cache.get<Prepared>(pg::SettingsKey::of(parts), [&] {
+        return cache.get<Prepared>(SettingsKey::of(parts), [&] {
             ++built;
             return Prepared{std::string(salt)};
         });
@@ -80,26 +80,26 @@ TEST(ConfigCache, KeepsTheMostRecentlyUsedWithinCapacity) {
 }
 
 TEST(ConfigCache, StaysWithinItsByteBudget) {
-    pg::ConfigCache cache(100, 10'000);
+    ConfigCache cache(100, 10'000);
     for (const std::string_view salt : {"aaaa", "bbbb", "cccc"}) {
         const std::string_view parts[] = {salt};
-        cache.get<Prepared>(pg::SettingsKey::of(parts), [&] { return Prepared{std::string(salt)}; });
+        cache.get<Prepared>(SettingsKey::of(parts), [&] { return Prepared{std::string(salt)}; });
     }
     EXPECT_EQ(cache.size(), 2u);  // 4000 bytes each (plus keys): the third evicts the first
     EXPECT_LE(cache.bytes(), 10'000u);
     const std::string huge(20, 'x');
     const std::string_view parts[] = {huge};
-    EXPECT_EQ(cache.get<Prepared>(pg::SettingsKey::of(parts), [&] { return Prepared{huge}; })->value, huge);
+    EXPECT_EQ(cache.get<Prepared>(SettingsKey::of(parts), [&] { return Prepared{huge}; })->value, huge);
     EXPECT_EQ(cache.size(), 0u);  // larger than the whole budget: returned, not kept
 }
 
 TEST(SettingsKey, PartsAreDelimitedByLength) {
     const std::string_view ab_c[] = {"ab", "c"};
     const std::string_view a_bc[] = {"a", "bc"};
-    const auto key = pg::SettingsKey::of(ab_c);
+    const auto key = SettingsKey::of(ab_c);
     EXPECT_TRUE(key.matches(ab_c));
     EXPECT_FALSE(key.matches(a_bc));
-    EXPECT_NE(key.bytes(), pg::SettingsKey::of(a_bc).bytes());
+    EXPECT_NE(key.bytes(), SettingsKey::of(a_bc).bytes());
 }
 
 }  // namespace

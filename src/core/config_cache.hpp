@@ -1,6 +1,7 @@
 // Prepared configurations (a hashids alphabet set, ...) cached per backend in a bounded LRU keyed by every
-// setting they depend on. Pure C++: the shim owns the one instance and wires its capacity to a GUC.
+// setting they depend on. The shim owns the one instance and wires its capacity to a GUC.
 #pragma once
+#include "core/no_postgres.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -13,9 +14,9 @@
 #include <unordered_map>
 #include <utility>
 
-#include "../core/footprint.hpp"
+#include "core/footprint.hpp"
 
-namespace idcodec::pg {
+namespace idcodec {
 
 // The settings a configuration was built from, as one string: each part with its length.
 class SettingsKey {
@@ -117,4 +118,4 @@ private:
     std::unordered_map<std::string_view, std::list<Entry>::iterator> index_;
 };
 
-}  // namespace idcodec::pg
+}  // namespace idcodec
