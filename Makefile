@@ -59,6 +59,19 @@ check-locale-free: $(CORE_SRCS:.cpp=.o)
 $(CORE_SRCS:.cpp=.o): override CPPFLAGS += $(CORE_ONLY)
 -include $(OBJS:.o=.d)
 
+# The core/shim boundary: include-order guards, no PostgreSQL header in the core, every SQL function through
+# IDCODEC_SQL_FUNCTION (test/boundary/check.sh).
+check-boundary:
+	@PG_CONFIG=$(PG_CONFIG) CXX=$(CXX) bash test/boundary/check.sh
+
+# The C++ style of .clang-format, over src/ and test/ (`make format` applies it).
+FORMAT_FILES = $(wildcard src/*/*.cpp src/*/*.hpp test/unit/*.cpp test/unit/*.hpp test/fuzz/*.cpp test/fuzz/*.hpp \
+	test/bench/*.cpp test/chaos/*.cpp test/boundary/*.cpp)
+check-format:
+	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format: $(words $(FORMAT_FILES)) files as .clang-format says"
+format:
+	clang-format -i $(FORMAT_FILES)
+
 # ---- C++ unit tests, sanitizers, fuzzers, benchmarks (no PostgreSQL needed) ----
 BUILD = build
 UNIT_SRCS = $(wildcard test/unit/*.cpp)
@@ -119,4 +132,4 @@ bench: install $(BUILD)/core_bench
 	$(BUILD)/core_bench --benchmark_min_time=1
 	bash test/bench/run.sh
 
-.PHONY: unit unit-asan fuzz bench check-locale-free chaos sqlsmith asan-server
+.PHONY: unit unit-asan fuzz bench check-locale-free check-boundary check-format format chaos sqlsmith asan-server

@@ -19,7 +19,6 @@ namespace buzhash {
 using Table = std::array<std::uint32_t, 256>;
 
 inline constexpr std::size_t default_window = 4095;  // borg's HASH_WINDOW_SIZE
-inline constexpr std::size_t max_window = std::size_t{1} << 20;
 // borg asserts max_size <= MAX_DATA_SIZE (20971479); the largest power of two under it.
 inline constexpr std::size_t max_chunk_size = std::size_t{1} << 24;
 
@@ -51,41 +50,37 @@ inline std::uint32_t update(std::uint32_t sum, std::uint8_t remove, std::uint8_t
 // Cut.hash: the last buzhash value borg computed for the chunk: at a content cut, the window's hash (its low
 // hash_mask_bits bits are 0); at a max_size or end-of-data cut, the hash of the window that ends there (borg does
 // not test that one); 0 for a last chunk shorter than min_size + window_size + 1, which borg emits unhashed.
-class BuzhashChunker final : public Chunker {
+class BuzhashChunker final : public BoundedChunker<BuzhashChunker> {
 public:
     explicit BuzhashChunker(const ChunkerSettings& settings);
 
     Cut cut(std::span<const std::uint8_t> data, bool final) const override;
-    std::size_t lookahead() const noexcept override { return max_size_; }
-    std::size_t footprint() const noexcept override { return sizeof(*this); }
 
 private:
     std::size_t min_size_;
-    std::size_t max_size_;
     std::size_t window_;
     std::uint32_t mask_;
     buzhash::Table table_;
 };
 
-// borg's buzhash of the last `window` bytes (1 .. buzhash::max_window), with borg's seed handling.
-class BuzhashHash final : public RollingHash {
-public:
-    BuzhashHash(std::size_t window, std::uint64_t seed);
+namespace buzhash {
 
-    std::uint64_t start(std::span<const std::uint8_t> window) override;
-    std::uint64_t roll(std::uint8_t out, std::uint8_t in) override {
-        sum_ = buzhash::update(sum_, out, in, window_, table_);
-        return sum_;
+// borg's buzhash of the last `window` bytes (1 .. max_window_size), with borg's seed handling: the steps of
+// BuzhashHash.
+struct HashSteps {
+    HashSteps(std::size_t window, std::uint64_t seed) : window(window), table(make_table(seed32(seed))) {}
+
+    std::uint64_t start(std::span<const std::uint8_t> bytes) const noexcept { return hash(bytes, table); }
+    std::uint64_t roll(std::uint64_t sum, std::uint8_t out, std::uint8_t in) const noexcept {
+        return update(static_cast<std::uint32_t>(sum), out, in, window, table);
     }
 
-private:
-    std::size_t window_;
-    buzhash::Table table_;
-    std::uint32_t sum_ = 0;
+    std::size_t window;
+    Table table;
 };
 
-// Throw Error(invalid_parameter) naming the argument and the rule when the settings are out of range.
-std::unique_ptr<Chunker> make_buzhash_chunker(const ChunkerSettings& settings);
-std::unique_ptr<RollingHash> make_buzhash_hash(std::size_t window, std::uint64_t seed);
+}  // namespace buzhash
+
+using BuzhashHash = WindowHash<buzhash::HashSteps>;
 
 }  // namespace idcodec::cdc

@@ -62,8 +62,8 @@ std::unique_ptr<Chunker> make_chunker(std::string_view algorithm, const ChunkerA
                                                       std::to_string(settings.window_size) + ")");
     if (algorithm == "fastcdc" || algorithm == "fastcdc2016" || algorithm == "ronomon")
         return refuse_seed("cdc_chunks", algorithm, settings.seed), make_fastcdc(algorithm, settings);
-    if (algorithm == "rabin") return make_rabin_chunker(settings);
-    if (algorithm == "buzhash") return make_buzhash_chunker(settings);
+    if (algorithm == "rabin") return std::make_unique<RabinChunker>(settings);
+    if (algorithm == "buzhash") return std::make_unique<BuzhashChunker>(settings);
     if (algorithm == "moving_sum")
         return refuse_seed("cdc_chunks", algorithm, settings.seed), make_moving_sum_chunker(settings);
     unknown("cdc_chunks", algorithm, "fastcdc, fastcdc2016, ronomon, rabin, buzhash, moving_sum");
@@ -71,18 +71,15 @@ std::unique_ptr<Chunker> make_chunker(std::string_view algorithm, const ChunkerA
 
 std::unique_ptr<RollingHash> make_rolling_hash(std::string_view algorithm, std::int64_t window_argument,
                                                std::int64_t seed_argument) {
-    if (window_argument < 1 || window_argument > static_cast<std::int64_t>(max_window_size))
-        throw Error(ErrorKind::invalid_parameter, "rolling_hash window_size must be between 1 and " +
-                                                      std::to_string(max_window_size) + " (got " +
-                                                      std::to_string(window_argument) + ")");
+    check_window_size(window_argument);
     const auto window = static_cast<std::size_t>(window_argument);
     const auto seed = static_cast<std::uint64_t>(seed_argument);
     const auto seedless = [&](std::string_view name) { refuse_seed("rolling_hash", name, seed); };
-    if (algorithm == "rabin_karp") return seedless(algorithm), make_rabin_karp_hash(window);
-    if (algorithm == "rabin") return make_rabin_hash(window, seed);
-    if (algorithm == "buzhash") return make_buzhash_hash(window, seed);
-    if (algorithm == "gear") return seedless(algorithm), make_gear_hash(window);
-    if (algorithm == "moving_sum") return seedless(algorithm), make_moving_sum_hash(window);
+    if (algorithm == "rabin_karp") return seedless(algorithm), std::make_unique<RabinKarpHash>(window);
+    if (algorithm == "rabin") return std::make_unique<RabinHash>(window, seed);
+    if (algorithm == "buzhash") return std::make_unique<BuzhashHash>(window, seed);
+    if (algorithm == "gear") return seedless(algorithm), std::make_unique<GearHash>(window);
+    if (algorithm == "moving_sum") return seedless(algorithm), std::make_unique<MovingSumHash>(window);
     unknown("rolling_hash", algorithm, "rabin_karp, rabin, buzhash, gear, moving_sum");
 }
 

@@ -13,7 +13,6 @@ namespace idcodec::cdc {
 
 // Refused beyond this chunk size: a chunker holds up to lookahead() bytes at a time.
 inline constexpr std::size_t max_chunk_size = std::size_t{64} << 20;
-inline constexpr std::size_t max_window_size = std::size_t{1} << 20;
 
 // A chunker's settings as cdc_chunks takes them, before any check.
 struct ChunkerArguments {

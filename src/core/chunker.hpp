@@ -6,7 +6,11 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
+#include <utility>
+
+#include "core/error.hpp"
 
 namespace idcodec::cdc {
 
@@ -40,6 +44,20 @@ public:
     virtual std::size_t footprint() const noexcept = 0;
 };
 
+// What every chunker here shares: a chunk never exceeds max_size, so that is all it looks ahead, and its tables are
+// inside the object, so its footprint is its size.
+template <class Derived>
+class BoundedChunker : public Chunker {
+public:
+    std::size_t lookahead() const noexcept final { return max_size_; }
+    std::size_t footprint() const noexcept final { return sizeof(Derived); }
+
+protected:
+    explicit BoundedChunker(std::size_t max_size) : max_size_(max_size) {}
+
+    std::size_t max_size_;
+};
+
 // A hash of the last `window` bytes that slides one byte at a time.
 class RollingHash {
 public:
@@ -50,6 +68,46 @@ public:
 
     // Slides the window one byte: `out` leaves it, `in` enters it; returns the new hash.
     virtual std::uint64_t roll(std::uint8_t out, std::uint8_t in) = 0;
+};
+
+inline constexpr std::size_t max_window_size = std::size_t{1} << 20;
+
+// The one rule for a rolling hash's window: 1 to max_window_size bytes. Throws Error(invalid_parameter) otherwise.
+inline void check_window_size(std::int64_t window) {
+    if (window < 1 || window > static_cast<std::int64_t>(max_window_size))
+        throw Error(ErrorKind::invalid_parameter, "rolling_hash window_size must be between 1 and " +
+                                                      std::to_string(max_window_size) + " (got " +
+                                                      std::to_string(window) + ")");
+}
+
+// A rolling hash made of an algorithm's two steps: Steps::start(window bytes) and Steps::roll(hash, out, in), each
+// giving the new hash. Steps is constructed from the window size and the arguments that follow it.
+template <class Steps>
+class WindowHash final : public RollingHash {
+public:
+    template <class... Arguments>
+    explicit WindowHash(std::size_t window, Arguments&&... arguments)
+        : window_((check_window_size(static_cast<std::int64_t>(window)), window)),
+          steps_(window, std::forward<Arguments>(arguments)...) {}
+
+    std::uint64_t start(std::span<const std::uint8_t> window) override {
+        if (window.size() != window_)
+            throw Error(ErrorKind::invalid_parameter, "rolling hash start() needs exactly window_size bytes (" +
+                                                          std::to_string(window_) + ", got " +
+                                                          std::to_string(window.size()) + ")");
+        hash_ = steps_.start(window);
+        return hash_;
+    }
+
+    std::uint64_t roll(std::uint8_t out, std::uint8_t in) override {
+        hash_ = steps_.roll(hash_, out, in);
+        return hash_;
+    }
+
+private:
+    std::size_t window_;
+    Steps steps_;
+    std::uint64_t hash_ = 0;
 };
 
 }  // namespace idcodec::cdc

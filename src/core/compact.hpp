@@ -39,10 +39,10 @@ void append_hex(std::span<const std::uint8_t> bytes, std::string& out);
 
 inline constexpr int max_shortcode_length = 8;
 
-// Short-URL codes from an MD5, the classic scheme with its digit extraction made correct: the MD5 of the URL's UTF-8 bytes (attempt 0) or of the URL, a NUL byte and the
-// attempt number in decimal (attempt k > 0), cut into four 32-bit words; each gives a code of `length` characters,
-// digit j = (word >> (j * (32 / length))) mod alphabet size. Throws Error(invalid_parameter) for a length outside
-// 1..8 or a negative attempt.
+// Short-URL codes from an MD5, the classic scheme with its digit extraction made correct: the MD5 of the URL's UTF-8
+// bytes (attempt 0) or of the URL, a NUL byte and the attempt number in decimal (attempt k > 0), cut into four 32-bit
+// words; each gives a code of `length` characters, digit j = (word >> (j * (32 / length))) mod alphabet size. Throws
+// Error(invalid_parameter) for a length outside 1..8 or a negative attempt.
 std::array<std::string, 4> shortcode_candidates(std::string_view url, int length, std::int64_t attempt,
                                                 const Alphabet& alphabet);
 

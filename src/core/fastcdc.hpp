@@ -39,65 +39,24 @@ std::span<const std::uint64_t, 26> fastcdc_masks() noexcept;
 // fastcdc-rs's logarithm2: log2 rounded to nearest, through the C library like Rust's f64::log2().round().
 unsigned rounded_log2(std::size_t value) noexcept;
 
-class FastCdc2020 final : public Chunker {
-public:
-    // Throws Error(invalid_parameter) for settings outside the reference's bounds (see make_fastcdc).
-    explicit FastCdc2020(const ChunkerSettings& settings);
-    Cut cut(std::span<const std::uint8_t> data, bool final) const override;
-    std::size_t lookahead() const noexcept override { return max_; }
-    std::size_t footprint() const noexcept override { return sizeof(*this); }
+// Gear: h = (h << 1) + GEAR[b] (u64, wrapping) over the window's bytes, the steps of GearHash. A window of 64 bytes
+// or more is the plain rolling state (older bytes have shifted out); a shorter one subtracts GEAR[out] << window
+// when sliding, so the hash always equals a fresh computation over exactly the window.
+struct GearSteps {
+    explicit GearSteps(std::size_t window) : out_shift(window < 64 ? static_cast<unsigned>(window) : 64) {}
 
-private:
-    std::size_t min_, avg_, max_;
-    std::uint64_t mask_s_, mask_l_;
+    std::uint64_t start(std::span<const std::uint8_t> window) const noexcept;
+    std::uint64_t roll(std::uint64_t hash, std::uint8_t out, std::uint8_t in) const noexcept;
+
+    unsigned out_shift;  // where the leaving byte sits; 64 = it has already shifted out
 };
 
-class FastCdc2016 final : public Chunker {
-public:
-    explicit FastCdc2016(const ChunkerSettings& settings);
-    Cut cut(std::span<const std::uint8_t> data, bool final) const override;
-    std::size_t lookahead() const noexcept override { return max_; }
-    std::size_t footprint() const noexcept override { return sizeof(*this); }
-
-private:
-    std::size_t min_, avg_, max_;
-    std::uint64_t mask_s_, mask_l_;
-};
-
-// Joran Greef's variant (31-bit table, right shifts, its own pivot); the reported hash is its u32 state.
-class RonomonCdc final : public Chunker {
-public:
-    explicit RonomonCdc(const ChunkerSettings& settings);
-    Cut cut(std::span<const std::uint8_t> data, bool final) const override;
-    std::size_t lookahead() const noexcept override { return max_; }
-    std::size_t footprint() const noexcept override { return sizeof(*this); }
-
-private:
-    std::size_t min_, avg_, max_;
-    std::uint32_t mask_s_, mask_l_;
-};
-
-// Gear: h = (h << 1) + GEAR[b] (u64, wrapping) over the window's bytes. A window of 64 bytes or more is the plain
-// rolling state (older bytes have shifted out); a shorter one subtracts GEAR[out] << window when sliding, so the
-// hash always equals a fresh computation over exactly the window.
-class GearHash final : public RollingHash {
-public:
-    explicit GearHash(std::size_t window);  // window >= 1
-    std::uint64_t start(std::span<const std::uint8_t> window) override;
-    std::uint64_t roll(std::uint8_t out, std::uint8_t in) override;
-
-private:
-    std::size_t window_;
-    unsigned out_shift_;  // where the leaving byte sits; 64 = it has already shifted out
-    std::uint64_t hash_ = 0;
-};
+using GearHash = WindowHash<GearSteps>;
 
 // "fastcdc", "fastcdc2016" or "ronomon". Throws Error(invalid_parameter), naming the argument and the rule, for
 // another name, sizes outside the reference's bounds, min_size > avg_size > max_size out of order, a
 // window_size other than 0 or 64 (the Gear hash sees 64 bytes; ronomon's 32). The seed is ignored here: the factory
 // (make_chunker) refuses a non-zero one.
 std::unique_ptr<Chunker> make_fastcdc(std::string_view algorithm, const ChunkerSettings& settings);
-
-std::unique_ptr<RollingHash> make_gear_hash(std::size_t window);
 
 }  // namespace idcodec::cdc

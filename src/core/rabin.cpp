@@ -110,12 +110,6 @@ namespace {
 
 std::string str(std::size_t n) { return std::to_string(n); }
 
-void check_window(const char* what, std::size_t window) {
-    if (window < 1 || window > rabin::max_window)
-        invalid(std::string(what) + " window_size must be between 1 and " + str(rabin::max_window) + " (got " +
-                str(window) + ")");
-}
-
 // Checked before the tables are built, so bad settings cost nothing.
 const ChunkerSettings& validated_rabin(const ChunkerSettings& s) {
     if (s.window_size != 0 && s.window_size != rabin::chunker_window)
@@ -139,8 +133,8 @@ const ChunkerSettings& validated_rabin(const ChunkerSettings& s) {
 }  // namespace
 
 RabinChunker::RabinChunker(const ChunkerSettings& s)
-    : min_size_(validated_rabin(s).min_size),
-      max_size_(s.max_size),
+    : BoundedChunker(validated_rabin(s).max_size),
+      min_size_(s.min_size),
       split_mask_(s.avg_size - 1),
       tables_(rabin::polynomial_for_seed(s.seed), rabin::chunker_window) {}
 
@@ -167,25 +161,6 @@ Cut RabinChunker::cut(std::span<const std::uint8_t> data, bool final) const {
     }
     // max_size reached, or the end of the data: restic reports its digest as it stands.
     return {n, digest};
-}
-
-RabinHash::RabinHash(std::size_t window, std::uint64_t seed)
-    : window_((check_window("rabin", window), window)), tables_(rabin::polynomial_for_seed(seed), window) {}
-
-std::uint64_t RabinHash::start(std::span<const std::uint8_t> window) {
-    if (window.size() != window_)
-        invalid("rabin start() needs exactly window_size bytes (" + str(window_) + ", got " + str(window.size()) + ")");
-    digest_ = 0;
-    for (const std::uint8_t b : window) digest_ = tables_.append(digest_, b);
-    return digest_;
-}
-
-std::unique_ptr<Chunker> make_rabin_chunker(const ChunkerSettings& settings) {
-    return std::make_unique<RabinChunker>(settings);
-}
-
-std::unique_ptr<RollingHash> make_rabin_hash(std::size_t window, std::uint64_t seed) {
-    return std::make_unique<RabinHash>(window, seed);
 }
 
 }  // namespace idcodec::cdc

@@ -23,7 +23,6 @@ using Pol = std::uint64_t;
 
 inline constexpr Pol default_polynomial = 0x3DA3358B4DC173;  // restic's chunker.Pol default
 inline constexpr std::size_t chunker_window = 64;            // restic's windowSize
-inline constexpr std::size_t max_window = std::size_t{1} << 20;
 // Largest max_size accepted: a chunker buffers up to max_size bytes (and PostgreSQL values stay below 1 GB).
 inline constexpr std::size_t max_chunk_size = std::size_t{1} << 30;
 
@@ -68,43 +67,41 @@ private:
 // window_size 0 or 64, seed as rabin::polynomial_for_seed. Cut.hash is restic's Chunk.Cut: the fingerprint at
 // the cut, which for every chunk of at least min_size bytes is the fingerprint of its last 64 bytes; for a
 // shorter last chunk it is restic's digest at the end of the data (1 if no byte was hashed).
-class RabinChunker final : public Chunker {
+class RabinChunker final : public BoundedChunker<RabinChunker> {
 public:
     explicit RabinChunker(const ChunkerSettings& settings);
 
     Cut cut(std::span<const std::uint8_t> data, bool final) const override;
-    std::size_t lookahead() const noexcept override { return max_size_; }
-    std::size_t footprint() const noexcept override { return sizeof(*this); }
 
     rabin::Pol polynomial() const noexcept { return tables_.polynomial(); }
 
 private:
     std::size_t min_size_;
-    std::size_t max_size_;
     std::uint64_t split_mask_;
     rabin::Tables tables_;
 };
 
-// The fingerprint of the last `window` bytes, for any window (1 .. rabin::max_window). start() fingerprints the
-// window from an empty state (restic's reset state only matters to its chunker).
-class RabinHash final : public RollingHash {
-public:
-    RabinHash(std::size_t window, std::uint64_t seed);
+namespace rabin {
 
-    std::uint64_t start(std::span<const std::uint8_t> window) override;
-    std::uint64_t roll(std::uint8_t out, std::uint8_t in) override {
-        digest_ = tables_.append(tables_.remove(digest_, out), in);
-        return digest_;
+// The fingerprint of the last `window` bytes, for any window (1 .. max_window_size): the steps of RabinHash.
+// start() fingerprints the window from an empty state (restic's reset state only matters to its chunker).
+struct HashSteps {
+    HashSteps(std::size_t window, std::uint64_t seed) : tables(polynomial_for_seed(seed), window) {}
+
+    std::uint64_t start(std::span<const std::uint8_t> window) const noexcept {
+        std::uint64_t digest = 0;
+        for (const std::uint8_t b : window) digest = tables.append(digest, b);
+        return digest;
+    }
+    std::uint64_t roll(std::uint64_t digest, std::uint8_t out, std::uint8_t in) const noexcept {
+        return tables.append(tables.remove(digest, out), in);
     }
 
-private:
-    std::size_t window_;
-    rabin::Tables tables_;
-    std::uint64_t digest_ = 0;
+    Tables tables;
 };
 
-// Throw Error(invalid_parameter) naming the argument and the rule when the settings are out of range.
-std::unique_ptr<Chunker> make_rabin_chunker(const ChunkerSettings& settings);
-std::unique_ptr<RollingHash> make_rabin_hash(std::size_t window, std::uint64_t seed);
+}  // namespace rabin
+
+using RabinHash = WindowHash<rabin::HashSteps>;
 
 }  // namespace idcodec::cdc

@@ -6,7 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <span>
 
 #include "core/chunker.hpp"
 
@@ -61,6 +61,15 @@ private:
 };
 
 // The byte-wise rolling hash rolling_hash(..., 'rabin_karp') computes.
-std::unique_ptr<RollingHash> make_rabin_karp_hash(std::size_t window);
+struct RabinKarpSteps {
+    explicit RabinKarpSteps(std::size_t window) : state(window) {}
+
+    std::uint64_t start(std::span<const std::uint8_t> window) { return state.start(window); }
+    std::uint64_t roll(std::uint64_t, std::uint8_t out, std::uint8_t in) { return state.roll(out, in); }
+
+    RabinKarp state;
+};
+
+using RabinKarpHash = WindowHash<RabinKarpSteps>;
 
 }  // namespace idcodec::cdc

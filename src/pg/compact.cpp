@@ -51,12 +51,6 @@ void parse_object_id(const text* value, std::span<std::uint8_t, object_id_bytes>
                         errdetail("An ObjectId is 24 hexadecimal digits.")));
 }
 
-// A decoder's result: NULL for malformed input.
-Datum number_or_null(FunctionCallInfo fcinfo, const std::optional<std::uint64_t>& number) {
-    if (!number) PG_RETURN_NULL();
-    PG_RETURN_INT64(static_cast<int64>(*number));
-}
-
 // base62_encode and base62_mixup: (number bigint, alphabet text) → text.
 Datum number_to_code(FunctionCallInfo fcinfo, void (*encode)(std::uint64_t, const Alphabet&, std::string&)) {
     const std::uint64_t number = non_negative_bigint(fcinfo, 0);
@@ -77,7 +71,7 @@ Datum code_to_number(FunctionCallInfo fcinfo,
     const std::optional<std::string_view> code = id_as_utf8(PG_GETARG_TEXT_PP(0));
     std::optional<std::uint64_t> number;
     if (code) guarded([&](StopToken) { number = decode(*code, alphabet, INT64_MAX); });
-    return number_or_null(fcinfo, number);
+    return bigint_or_null(fcinfo, number);
 }
 
 }  // namespace

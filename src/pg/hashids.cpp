@@ -117,9 +117,7 @@ IDCODEC_SQL_FUNCTION(idcodec_hashids_decode) { return decoded_array(fcinfo, MinL
 
 // hashids_decode_one(hashid text, salt text, min_length int, alphabet text) → bigint; NULL unless it holds one number
 IDCODEC_SQL_FUNCTION(idcodec_hashids_decode_one) {
-    const std::optional<std::uint64_t> number = first_number(fcinfo, MinLength::exact, true);
-    if (!number || *number > static_cast<std::uint64_t>(PG_INT64_MAX)) PG_RETURN_NULL();
-    PG_RETURN_INT64(static_cast<int64>(*number));
+    return bigint_or_null(fcinfo, first_number(fcinfo, MinLength::exact, true));
 }
 
 // hashids_encode_hex(hex text, salt text, min_length int, alphabet text) → text
@@ -154,9 +152,7 @@ IDCODEC_SQL_FUNCTION(idcodec_pg_hashids_id_decode) { return decoded_array(fcinfo
 // id_decode_once(hashid text [, salt text [, min_length int [, alphabet text]]]) → bigint: the first number,
 // as pg_hashids gives it; NULL when not a hashid
 IDCODEC_SQL_FUNCTION(idcodec_pg_hashids_id_decode_once) {
-    const std::optional<std::uint64_t> number = first_number(fcinfo, MinLength::any_if_set, false);
-    if (!number || *number > static_cast<std::uint64_t>(PG_INT64_MAX)) PG_RETURN_NULL();
-    PG_RETURN_INT64(static_cast<int64>(*number));
+    return bigint_or_null(fcinfo, first_number(fcinfo, MinLength::any_if_set, false));
 }
 
 // hash_decode(hashid text, salt text, min_length int) → int: the first number; NULL when not a hashid, and an

@@ -133,6 +133,11 @@ std::span<const std::uint64_t> non_negative_bigints(FunctionCallInfo fcinfo, int
     return {reinterpret_cast<const std::uint64_t*>(values), static_cast<std::size_t>(count)};
 }
 
+Datum bigint_or_null(FunctionCallInfo fcinfo, std::optional<std::uint64_t> number) {
+    if (!number || *number > static_cast<std::uint64_t>(PG_INT64_MAX)) PG_RETURN_NULL();
+    PG_RETURN_INT64(static_cast<int64>(*number));
+}
+
 ArrayType* bigint_array(std::span<const std::uint64_t> numbers) {
     for (const std::uint64_t number : numbers)
         if (number > static_cast<std::uint64_t>(PG_INT64_MAX)) return nullptr;

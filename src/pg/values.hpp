@@ -46,6 +46,9 @@ std::uint64_t non_negative_bigint(FunctionCallInfo fcinfo, int argument);
 // Argument `argument` (bigint[]): one-dimensional, without NULLs, non-negative; errors name the SQL function.
 std::span<const std::uint64_t> non_negative_bigints(FunctionCallInfo fcinfo, int argument);
 
+// A decoded number as bigint: NULL when there is none or it does not fit in bigint.
+Datum bigint_or_null(FunctionCallInfo fcinfo, std::optional<std::uint64_t> number);
+
 // A bigint[] of the numbers, or NULL if one of them does not fit in bigint.
 ArrayType* bigint_array(std::span<const std::uint64_t> numbers);
 

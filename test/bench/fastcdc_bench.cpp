@@ -5,12 +5,12 @@
 // "ReferenceLoop" is the reference's two-bytes-per-step v2020 loop written plainly (test/unit/fastcdc_reference.hpp,
 // also the unit tests' oracle), for comparison.
 #include <benchmark/benchmark.h>
-
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "core/fastcdc.hpp"
+
 #include "unit/fastcdc_reference.hpp"
 
 namespace {

@@ -8,19 +8,18 @@
 //   chaos_driver CONNINFO [--connections N] [--seconds S] [--seed N] [--no-kill]
 //
 // Exit status 0 when lost = 0, wrong = 0 and every kind of chaos happened at least once.
-#include <libpq-fe.h>
-#include <signal.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <libpq-fe.h>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
+#include <signal.h>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -91,7 +90,8 @@ Connection connect(const std::string& conninfo) {
         Connection conn(PQconnectdb(conninfo.c_str()));
         if (PQstatus(conn.get()) == CONNECTION_OK) {
             // the server's goodbyes (terminated backends, crash recovery) are expected here, not news
-            PQsetNoticeProcessor(conn.get(), [](void*, const char*) {}, nullptr);
+            PQsetNoticeProcessor(
+                conn.get(), [](void*, const char*) {}, nullptr);
             return conn;
         }
         if (Clock::now() > deadline) {
@@ -102,8 +102,7 @@ Connection connect(const std::string& conninfo) {
     }
 }
 
-Result exec(PGconn* conn, const char* sql, std::initializer_list<std::string_view> params = {},
-            int binary_last = 0) {
+Result exec(PGconn* conn, const char* sql, std::initializer_list<std::string_view> params = {}, int binary_last = 0) {
     std::vector<const char*> values;
     std::vector<int> lengths;
     std::vector<int> formats;
@@ -139,7 +138,7 @@ struct WorkerLog {
     std::uint64_t attempted[kinds] = {};
     std::uint64_t acknowledged[kinds] = {};
     std::vector<double> latency_ms[kinds];
-    std::vector<std::pair<std::string, std::string>> shortened;  // url, code
+    std::vector<std::pair<std::string, std::string>> shortened;               // url, code
     std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> resolves;  // code -> acknowledged, attempted
     std::vector<std::vector<Account>> batches;  // the rows of each acknowledged insert batch
     std::vector<std::string> files;
@@ -198,8 +197,9 @@ void run_worker(const Options& options, int index, Slot& slot, WorkerLog& log, c
             for (int i = 0; i < batch && !failed; ++i) {
                 const std::string name = "account " + tag + "/" + std::to_string(i);
                 const char* values[] = {name.c_str()};
-                failed = PQsendQueryParams(conn.get(), "INSERT INTO chaos.account (name) VALUES ($1) RETURNING id, public_id",
-                                           1, nullptr, values, nullptr, nullptr, 0) != 1;
+                failed = PQsendQueryParams(conn.get(),
+                                           "INSERT INTO chaos.account (name) VALUES ($1) RETURNING id, public_id", 1,
+                                           nullptr, values, nullptr, nullptr, 0) != 1;
                 rows.push_back({0, "", name});
             }
             failed = failed || PQpipelineSync(conn.get()) != 1;
@@ -300,8 +300,9 @@ Verdict verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
     for (const WorkerLog& log : logs) {
         for (const auto& [url, code] : log.shortened) {
             const Result result = exec(conn, "SELECT url FROM chaos.url_code WHERE code = $1", {code});
-            verdict.count(PQntuples(result.get()) == 0 ? std::nullopt
-                                                       : std::optional(std::string_view(PQgetvalue(result.get(), 0, 0)) == url));
+            verdict.count(PQntuples(result.get()) == 0
+                              ? std::nullopt
+                              : std::optional(std::string_view(PQgetvalue(result.get(), 0, 0)) == url));
         }
         for (const auto& [code, counts] : log.resolves) {
             const Result result = exec(conn, "SELECT hits FROM chaos.url_code WHERE code = $1", {code});
@@ -313,8 +314,8 @@ Verdict verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
         for (const std::vector<Account>& batch : log.batches) {
             std::optional<bool> correct = true;
             for (const Account& account : batch) {
-                const Result result = exec(conn, "SELECT public_id, name FROM chaos.account WHERE id = $1",
-                                           {std::to_string(account.id)});
+                const Result result =
+                    exec(conn, "SELECT public_id, name FROM chaos.account WHERE id = $1", {std::to_string(account.id)});
                 const Result by_public_id =
                     exec(conn, "SELECT id FROM chaos.account WHERE public_id = $1", {account.public_id});
                 if (PQntuples(result.get()) == 0) {
@@ -330,8 +331,9 @@ Verdict verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
         for (const std::string& name : log.files) {
             const Result result = exec(conn, "SELECT chaos.restore($1) = $2::bytea FROM chaos.file WHERE name = $1",
                                        {name, file_content(name)}, 1);
-            verdict.count(PQntuples(result.get()) == 0 ? std::nullopt
-                                                       : std::optional(std::string_view(PQgetvalue(result.get(), 0, 0)) == "t"));
+            verdict.count(PQntuples(result.get()) == 0
+                              ? std::nullopt
+                              : std::optional(std::string_view(PQgetvalue(result.get(), 0, 0)) == "t"));
         }
     }
     // Nothing half-applied: every stored file, acknowledged or not, restores whole; every public ID is its row's.
@@ -341,7 +343,8 @@ Verdict verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
         const Result result = exec(conn, "SELECT chaos.restore($1) = $2::bytea", {name, file_content(name)}, 1);
         if (!ok(result) || std::string_view(PQgetvalue(result.get(), 0, 0)) != "t") ++verdict.wrong;
     }
-    const Result accounts = exec(conn, "SELECT count(*) FROM chaos.account WHERE public_id <> hashids_encode(id, 'chaos accounts', 8)");
+    const Result accounts =
+        exec(conn, "SELECT count(*) FROM chaos.account WHERE public_id <> hashids_encode(id, 'chaos accounts', 8)");
     if (!ok(accounts) || std::string_view(PQgetvalue(accounts.get(), 0, 0)) != "0") ++verdict.wrong;
     return verdict;
 }
@@ -363,10 +366,14 @@ Options parse(int argc, char** argv) {
     for (int i = 2; i < argc; ++i) {
         const std::string_view arg = argv[i];
         const auto value = [&] { return i + 1 < argc ? std::stoll(argv[++i]) : 0; };
-        if (arg == "--connections") options.connections = static_cast<int>(std::clamp<long long>(value(), 1, 500));
-        else if (arg == "--seconds") options.seconds = static_cast<int>(std::clamp<long long>(value(), 1, 86400));
-        else if (arg == "--seed") options.seed = static_cast<std::uint64_t>(value());
-        else if (arg == "--no-kill") options.kill = false;
+        if (arg == "--connections")
+            options.connections = static_cast<int>(std::clamp<long long>(value(), 1, 500));
+        else if (arg == "--seconds")
+            options.seconds = static_cast<int>(std::clamp<long long>(value(), 1, 86400));
+        else if (arg == "--seed")
+            options.seed = static_cast<std::uint64_t>(value());
+        else if (arg == "--no-kill")
+            options.kill = false;
     }
     return options;
 }
@@ -412,14 +419,15 @@ int main(int argc, char** argv) {
                       static_cast<double>(acked) / seconds, percentile(latencies, 0.5), percentile(latencies, 0.99));
         per_kind += part;
     }
-    std::printf("chaos: %d connections, %.0f s; operations %llu, acknowledged %llu, verified %llu, lost %llu, "
-                "wrong %llu; cancels %llu, terminations %llu, crashes %llu%s\n",
-                options.connections, seconds, static_cast<unsigned long long>(operations),
-                static_cast<unsigned long long>(acknowledged), static_cast<unsigned long long>(verdict.verified),
-                static_cast<unsigned long long>(verdict.lost), static_cast<unsigned long long>(verdict.wrong),
-                static_cast<unsigned long long>(chaos.cancels.load()),
-                static_cast<unsigned long long>(chaos.terminations.load()),
-                static_cast<unsigned long long>(chaos.kills.load()), per_kind.c_str());
+    std::printf(
+        "chaos: %d connections, %.0f s; operations %llu, acknowledged %llu, verified %llu, lost %llu, "
+        "wrong %llu; cancels %llu, terminations %llu, crashes %llu%s\n",
+        options.connections, seconds, static_cast<unsigned long long>(operations),
+        static_cast<unsigned long long>(acknowledged), static_cast<unsigned long long>(verdict.verified),
+        static_cast<unsigned long long>(verdict.lost), static_cast<unsigned long long>(verdict.wrong),
+        static_cast<unsigned long long>(chaos.cancels.load()),
+        static_cast<unsigned long long>(chaos.terminations.load()), static_cast<unsigned long long>(chaos.kills.load()),
+        per_kind.c_str());
     const bool every_chaos = chaos.cancels > 0 && chaos.terminations > 0 && (chaos.kills > 0 || !options.kill);
     return verdict.lost == 0 && verdict.wrong == 0 && verdict.verified > 0 && every_chaos ? 0 : 1;
 }

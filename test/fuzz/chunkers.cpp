@@ -2,8 +2,8 @@
 // not depend on how much lookahead the caller provides.
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -32,8 +32,8 @@ std::vector<Cut> chunk(const Chunker& chunker, std::span<const std::uint8_t> dat
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 8) return 0;
-    static constexpr std::string_view algorithms[] = {"fastcdc", "fastcdc2016", "ronomon", "rabin", "buzhash",
-                                                      "moving_sum"};
+    static constexpr std::string_view algorithms[] = {"fastcdc", "fastcdc2016", "ronomon",
+                                                      "rabin",   "buzhash",     "moving_sum"};
     const std::string_view algorithm = algorithms[data[0] % std::size(algorithms)];
     const std::size_t min_size = std::size_t{1} << (data[1] % 12);
     const std::size_t avg_size = min_size << (data[2] % 4);

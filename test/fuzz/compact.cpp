@@ -6,6 +6,7 @@
 
 #include "core/compact.hpp"
 #include "core/error.hpp"
+
 #include "fuzz_input.hpp"
 
 using namespace idcodec;

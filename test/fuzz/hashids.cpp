@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/hashids.hpp"
+
 #include "fuzz_input.hpp"
 
 using idcodec::fuzz::read_numbers;

@@ -12,6 +12,7 @@
 #include "core/rabin_karp.hpp"
 #include "core/search.hpp"
 #include "core/winnow.hpp"
+
 #include "fuzz_input.hpp"
 
 using namespace idcodec;
@@ -25,9 +26,7 @@ std::span<const std::uint8_t> bytes(std::string_view text) {
 }
 
 // An int argument as SQL passes it: any 32-bit value, negative ones included.
-std::int64_t as_int(std::uint64_t number) {
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(number));
-}
+std::int64_t as_int(std::uint64_t number) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(number)); }
 
 // Settings read from the input's first field; anything goes, as from SQL.
 void try_settings(std::string_view name, std::string_view numbers_field, std::string_view data) {

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/sqids.hpp"
+
 #include "fuzz_input.hpp"
 
 using idcodec::fuzz::read_numbers;
@@ -27,9 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
 
     try {
-        const idcodec::Sqids sqids(alphabet, min_length,
-                                   default_blocklist ? std::nullopt
-                                                     : std::optional<std::span<const std::string_view>>(words));
+        const idcodec::Sqids sqids(
+            alphabet, min_length,
+            default_blocklist ? std::nullopt : std::optional<std::span<const std::string_view>>(words));
         std::vector<std::uint64_t> numbers;
         sqids.decode(input, numbers, false);
         std::vector<std::uint64_t> canonical;

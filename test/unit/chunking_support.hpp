@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/chunker.hpp"
+
 #include "jsonl.hpp"
 
 namespace idcodec::cdc::test {

@@ -1,14 +1,12 @@
 // Expected values: the seeds (001-003) and Python's base64/hashlib computing the same definitions independently.
-#include "core/compact.hpp"
-
-#include <gtest/gtest.h>
-
 #include <array>
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <random>
 #include <stdexcept>
 #include <string>
 
+#include "core/compact.hpp"
 #include "core/error.hpp"
 
 namespace idcodec::compact {

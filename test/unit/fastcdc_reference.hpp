@@ -32,8 +32,7 @@ public:
             remaining = max_;
         else if (remaining < center)
             center = remaining;
-        return version_ == Version::v2020 ? cut_v2020(source, center, remaining)
-                                          : cut_v2016(source, center, remaining);
+        return version_ == Version::v2020 ? cut_v2020(source, center, remaining) : cut_v2016(source, center, remaining);
     }
 
     std::size_t lookahead() const noexcept override { return max_; }

@@ -1,12 +1,11 @@
-#include "core/hashids.hpp"
-
-#include <gtest/gtest.h>
-
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/hashids.hpp"
+
 #include "jsonl.hpp"
 
 namespace idcodec {

@@ -48,8 +48,8 @@ private:
         throw std::runtime_error(std::string("JSON: ") + what + " at " + std::to_string(pos_));
     }
     void skip_space() {
-        while (pos_ < input_.size() && (input_[pos_] == ' ' || input_[pos_] == '\t' || input_[pos_] == '\r' ||
-                                        input_[pos_] == '\n'))
+        while (pos_ < input_.size() &&
+               (input_[pos_] == ' ' || input_[pos_] == '\t' || input_[pos_] == '\r' || input_[pos_] == '\n'))
             ++pos_;
     }
     char peek() {
@@ -85,18 +85,30 @@ private:
             }
             const char e = input_[pos_++];
             switch (e) {
-                case 'n': out.push_back('\n'); break;
-                case 't': out.push_back('\t'); break;
-                case 'r': out.push_back('\r'); break;
-                case 'b': out.push_back('\b'); break;
-                case 'f': out.push_back('\f'); break;
+                case 'n':
+                    out.push_back('\n');
+                    break;
+                case 't':
+                    out.push_back('\t');
+                    break;
+                case 'r':
+                    out.push_back('\r');
+                    break;
+                case 'b':
+                    out.push_back('\b');
+                    break;
+                case 'f':
+                    out.push_back('\f');
+                    break;
                 case 'u': {
                     char32_t cp = hex4();
-                    if (cp >= 0xD800 && cp < 0xDC00 && consume_word("\\u")) cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4() - 0xDC00);
+                    if (cp >= 0xD800 && cp < 0xDC00 && consume_word("\\u"))
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4() - 0xDC00);
                     utf8::append(out, cp);
                     break;
                 }
-                default: out.push_back(e);
+                default:
+                    out.push_back(e);
             }
         }
     }
@@ -137,7 +149,9 @@ private:
         } else {
             value.type = Json::Type::number;
             const std::size_t start = pos_;
-            while (pos_ < input_.size() && std::string_view("+-0123456789.eE").find(input_[pos_]) != std::string_view::npos) ++pos_;
+            while (pos_ < input_.size() &&
+                   std::string_view("+-0123456789.eE").find(input_[pos_]) != std::string_view::npos)
+                ++pos_;
             if (start == pos_) fail("unexpected character");
             value.text = std::string(input_.substr(start, pos_ - start));
         }

@@ -1,18 +1,18 @@
-#include "core/buzhash.hpp"
-#include "core/rabin.hpp"
-
-#include <gtest/gtest.h>
-
 #include <cstdint>
 #include <fstream>
+#include <gtest/gtest.h>
+#include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "chunking_support.hpp"
+#include "core/buzhash.hpp"
 #include "core/error.hpp"
+#include "core/rabin.hpp"
+
+#include "chunking_support.hpp"
 
 namespace idcodec::cdc {
 namespace {
@@ -100,6 +100,42 @@ void expect_invalid(F&& f, const std::string& needle) {
     }
 }
 
+// On data other than the vectors' (random, and random with a long run): streaming (lookahead() bytes at a time)
+// gives the whole-buffer chunks, and no chunk is longer than max_size, for each seed and each of the settings.
+template <class ChunkerType>
+void expect_streaming_matches_whole(std::initializer_list<std::uint64_t> seeds,
+                                    std::initializer_list<ChunkerSettings> settings) {
+    for (bool runs : {false, true})
+        for (std::uint64_t seed : seeds) {
+            const Bytes data = pseudo_random(150'000 + seed % 1000, seed + 3, runs);
+            for (ChunkerSettings s : settings) {
+                s.seed = seed;
+                const ChunkerType chunker(s);
+                const auto whole = chunk_all(chunker, data);
+                EXPECT_EQ(chunk_streaming(chunker, data), whole);
+                for (const Chunk& chunk : whole) EXPECT_LE(chunk.length, s.max_size);
+            }
+        }
+}
+
+// Every rolled hash equals the hash of that window computed afresh, and stays below `bound`.
+template <class Hash>
+void expect_rolling_equals_fresh(std::initializer_list<std::size_t> windows, std::initializer_list<std::uint64_t> seeds,
+                                 std::uint64_t bound) {
+    const Bytes data = pseudo_random(6000, 13);
+    for (std::size_t window : windows)
+        for (std::uint64_t seed : seeds) {
+            Hash rolling(window, seed);
+            Hash fresh(window, seed);
+            std::uint64_t h = rolling.start(std::span(data).first(window));
+            for (std::size_t pos = 1; pos + window <= data.size(); ++pos) {
+                h = rolling.roll(data[pos - 1], data[pos + window - 1]);
+                ASSERT_EQ(h, fresh.start(std::span(data).subspan(pos, window))) << window << " @" << pos;
+                ASSERT_LT(h, bound);
+            }
+        }
+}
+
 // ---- Rabin polynomials -------------------------------------------------------------------------------------
 
 TEST(RabinPolynomial, IrreducibilityAsRestic) {
@@ -143,7 +179,7 @@ TEST(RabinChunker, ResticVectors) {
         if (block.algorithm != "restic") continue;
         SCOPED_TRACE("restic " + std::to_string(block.params[0]) + " " + std::to_string(block.params[1]) + " " +
                      std::to_string(block.params[2]));
-        const auto chunker = make_rabin_chunker(restic_settings(block));
+        const auto chunker = std::make_unique<RabinChunker>(restic_settings(block));
         ASSERT_FALSE(block.chunks.empty());
         for (const Chunk& chunk : block.chunks) ASSERT_TRUE(chunk.hash.has_value());
         EXPECT_EQ(chunk_all(*chunker, sekien()), block.chunks);
@@ -158,7 +194,7 @@ TEST(RabinChunker, ResticVectors) {
 TEST(RabinChunker, CutHashIsTheFingerprintOfTheLast64Bytes) {
     const Bytes data = pseudo_random(300'000, 7);
     for (std::uint64_t seed : {0ull, 5ull}) {
-        const auto chunker = make_rabin_chunker({256, 1024, 4096, seed, 64});
+        const auto chunker = std::make_unique<RabinChunker>(ChunkerSettings{256, 1024, 4096, seed, 64});
         RabinHash hash(64, seed);
         for (const Chunk& chunk : chunk_all(*chunker, data)) {
             ASSERT_GE(chunk.length, 256u);
@@ -172,7 +208,7 @@ TEST(RabinChunker, CutHashIsTheFingerprintOfTheLast64Bytes) {
 }
 
 TEST(RabinChunker, ShortLastChunksReportResticsDigest) {
-    const auto chunker = make_rabin_chunker({512, 1024, 8192, 0, 0});
+    const auto chunker = std::make_unique<RabinChunker>(ChunkerSettings{512, 1024, 8192, 0, 0});
     const Bytes data = pseudo_random(1000, 3);
     // Nothing past the skipped min_size - 64 bytes: restic's digest is still its reset value, 1.
     EXPECT_EQ(chunker->cut(std::span(data).first(448), true).hash, 1u);
@@ -189,51 +225,54 @@ TEST(RabinChunker, ShortLastChunksReportResticsDigest) {
 }
 
 TEST(RabinChunker, StreamingMatchesWholeBufferOnOtherData) {
-    for (bool runs : {false, true})
-        for (std::uint64_t seed : {0ull, 1ull, 99ull}) {
-            const Bytes data = pseudo_random(200'000 + seed, seed + 11, runs);
-            for (const ChunkerSettings& s : {ChunkerSettings{64, 256, 1024, seed, 0},
-                                             ChunkerSettings{512, 2048, 3000, seed, 64},
-                                             ChunkerSettings{4096, 4096, 4096, seed, 0}}) {
-                const auto chunker = make_rabin_chunker(s);
-                const auto whole = chunk_all(*chunker, data);
-                EXPECT_EQ(chunk_streaming(*chunker, data), whole);
-                for (const Chunk& chunk : whole) EXPECT_LE(chunk.length, s.max_size);
-            }
-        }
+    expect_streaming_matches_whole<RabinChunker>(
+        {0, 1, 99}, {{64, 256, 1024, 0, 0}, {512, 2048, 3000, 0, 64}, {4096, 4096, 4096, 0, 0}});
 }
 
 TEST(RabinHash, RollingEqualsFreshComputation) {
-    const Bytes data = pseudo_random(3000, 5);
-    for (std::size_t window : {1u, 2u, 7u, 8u, 63u, 64u, 65u, 1000u})
-        for (std::uint64_t seed : {0ull, 77ull}) {
-            const auto rolling = make_rabin_hash(window, seed);
-            const auto fresh = make_rabin_hash(window, seed);
-            std::uint64_t h = rolling->start(std::span(data).first(window));
-            for (std::size_t pos = 1; pos + window <= data.size(); ++pos) {
-                h = rolling->roll(data[pos - 1], data[pos + window - 1]);
-                ASSERT_EQ(h, fresh->start(std::span(data).subspan(pos, window))) << window << " @" << pos;
-                ASSERT_LT(h, std::uint64_t{1} << 53);
-            }
-        }
+    expect_rolling_equals_fresh<RabinHash>({1, 2, 7, 8, 63, 64, 65, 1000}, {0, 77}, std::uint64_t{1} << 53);
     // A window of one byte is the byte itself (degree < 53 needs no reduction).
     EXPECT_EQ(RabinHash(1, 0).start(Bytes{0xAB}), 0xABu);
 }
 
 TEST(RabinChunker, ParameterErrors) {
-    expect_invalid([] { make_rabin_chunker({512, 1024, 8192, 0, 32}); }, "window_size");
-    expect_invalid([] { make_rabin_chunker({63, 1024, 8192, 0, 0}); }, "min_size must be at least 64");
-    expect_invalid([] { make_rabin_chunker({512, 1000, 8192, 0, 0}); }, "avg_size must be a power of two");
-    expect_invalid([] { make_rabin_chunker({512, 0, 8192, 0, 0}); }, "avg_size must be a power of two");
-    expect_invalid([] { make_rabin_chunker({2048, 1024, 8192, 0, 0}); }, "min_size <= avg_size <= max_size");
-    expect_invalid([] { make_rabin_chunker({512, 16384, 8192, 0, 0}); }, "min_size <= avg_size <= max_size");
-    expect_invalid([] { make_rabin_chunker({512, 1024, (std::size_t{1} << 30) + 1, 0, 0}); }, "max_size");
-    expect_invalid([] { make_rabin_hash(0, 0); }, "window_size must be between 1 and 1048576");
-    expect_invalid([] { make_rabin_hash((1u << 20) + 1, 0); }, "window_size");
+    expect_invalid([] { std::make_unique<RabinChunker>(ChunkerSettings{512, 1024, 8192, 0, 32}); }, "window_size");
+    expect_invalid(
+        [] {
+            std::make_unique<RabinChunker>(ChunkerSettings{63, 1024, 8192, 0, 0});
+        },
+        "min_size must be at least 64");
+    expect_invalid(
+        [] {
+            std::make_unique<RabinChunker>(ChunkerSettings{512, 1000, 8192, 0, 0});
+        },
+        "avg_size must be a power of two");
+    expect_invalid(
+        [] {
+            std::make_unique<RabinChunker>(ChunkerSettings{512, 0, 8192, 0, 0});
+        },
+        "avg_size must be a power of two");
+    expect_invalid(
+        [] {
+            std::make_unique<RabinChunker>(ChunkerSettings{2048, 1024, 8192, 0, 0});
+        },
+        "min_size <= avg_size <= max_size");
+    expect_invalid(
+        [] {
+            std::make_unique<RabinChunker>(ChunkerSettings{512, 16384, 8192, 0, 0});
+        },
+        "min_size <= avg_size <= max_size");
+    expect_invalid(
+        [] {
+            std::make_unique<RabinChunker>(ChunkerSettings{512, 1024, (std::size_t{1} << 30) + 1, 0, 0});
+        },
+        "max_size");
+    expect_invalid([] { std::make_unique<RabinHash>(0, 0); }, "window_size must be between 1 and 1048576");
+    expect_invalid([] { std::make_unique<RabinHash>((1u << 20) + 1, 0); }, "window_size");
     expect_invalid([] { RabinHash(4, 0).start(Bytes{1, 2, 3}); }, "exactly window_size bytes");
-    const auto chunker = make_rabin_chunker({512, 1024, 8192, 0, 0});
+    const auto chunker = std::make_unique<RabinChunker>(ChunkerSettings{512, 1024, 8192, 0, 0});
     expect_invalid([&] { chunker->cut(Bytes(8191), false); }, "lookahead");
-    EXPECT_NO_THROW(make_rabin_chunker({64, 64, 64, 0, 64}));
+    EXPECT_NO_THROW(std::make_unique<RabinChunker>(ChunkerSettings{64, 64, 64, 0, 64}));
 }
 
 // ---- borg buzhash -------------------------------------------------------------------------------------------
@@ -277,7 +316,7 @@ TEST(BuzhashChunker, BorgVectors) {
                      std::to_string(block.params[2]) + " " + std::to_string(block.params[3]) + " " +
                      std::to_string(block.params[4]));
         const ChunkerSettings settings = borg_settings(block);
-        const auto chunker = make_buzhash_chunker(settings);
+        const auto chunker = std::make_unique<BuzhashChunker>(settings);
         const auto whole = chunk_all(*chunker, sekien());
         EXPECT_EQ(without_hashes(whole), block.chunks);
         EXPECT_EQ(chunk_streaming(*chunker, sekien()), whole);
@@ -304,7 +343,7 @@ TEST(BuzhashChunker, BorgVectors) {
 
 TEST(BuzhashChunker, EndOfDataRules) {
     const ChunkerSettings s{1024, 1024, 8192, 0, 63};
-    const auto chunker = make_buzhash_chunker(s);
+    const auto chunker = std::make_unique<BuzhashChunker>(s);
     const Bytes data = pseudo_random(20'000, 9);
     // Fewer than min_size + window + 1 bytes left: one unhashed chunk.
     EXPECT_EQ(pair(chunker->cut(std::span(data).first(1087), true)), pair({1087, 0}));
@@ -321,52 +360,70 @@ TEST(BuzhashChunker, EndOfDataRules) {
 }
 
 TEST(BuzhashChunker, StreamingMatchesWholeBufferOnOtherData) {
-    for (bool runs : {false, true})
-        for (std::uint64_t seed : {0ull, 1234567ull, 0xFFFFFFFFull}) {
-            const Bytes data = pseudo_random(150'000 + seed % 1000, seed + 3, runs);
-            for (const ChunkerSettings& s :
-                 {ChunkerSettings{1024, 4096, 16384, seed, 0}, ChunkerSettings{256, 1024, 4096, seed, 48},
-                  ChunkerSettings{64, 64, 128, seed, 63}, ChunkerSettings{1, 1, 4, seed, 1}}) {
-                const auto chunker = make_buzhash_chunker(s);
-                const auto whole = chunk_all(*chunker, data);
-                EXPECT_EQ(chunk_streaming(*chunker, data), whole);
-                for (const Chunk& chunk : whole) EXPECT_LE(chunk.length, s.max_size);
-            }
-        }
+    expect_streaming_matches_whole<BuzhashChunker>(
+        {0, 1234567, 0xFFFFFFFF},
+        {{1024, 4096, 16384, 0, 0}, {256, 1024, 4096, 0, 48}, {64, 64, 128, 0, 63}, {1, 1, 4, 0, 1}});
 }
 
 TEST(BuzhashHash, RollingEqualsFreshComputation) {
-    const Bytes data = pseudo_random(6000, 13);
-    for (std::size_t window : {1u, 2u, 31u, 32u, 33u, 64u, 100u, 4095u})
-        for (std::uint64_t seed : {0ull, 1234567ull}) {
-            const auto rolling = make_buzhash_hash(window, seed);
-            const auto fresh = make_buzhash_hash(window, seed);
-            std::uint64_t h = rolling->start(std::span(data).first(window));
-            for (std::size_t pos = 1; pos + window <= data.size(); ++pos) {
-                h = rolling->roll(data[pos - 1], data[pos + window - 1]);
-                ASSERT_EQ(h, fresh->start(std::span(data).subspan(pos, window))) << window << " @" << pos;
-            }
-        }
+    expect_rolling_equals_fresh<BuzhashHash>({1, 2, 31, 32, 33, 64, 100, 4095}, {0, 1234567}, std::uint64_t{1} << 32);
 }
 
 TEST(BuzhashChunker, ParameterErrors) {
-    expect_invalid([] { make_buzhash_chunker({1000, 4096, 65536, 0, 0}); }, "min_size must be a power of two");
-    expect_invalid([] { make_buzhash_chunker({1024, 4000, 65536, 0, 0}); }, "avg_size must be a power of two");
-    expect_invalid([] { make_buzhash_chunker({1024, 4096, 65535, 0, 0}); }, "max_size must be a power of two");
-    expect_invalid([] { make_buzhash_chunker({1024, 4096, 1u << 25, 0, 0}); }, "at most 16777216");
-    expect_invalid([] { make_buzhash_chunker({4096, 1024, 65536, 0, 0}); }, "min_size <= avg_size <= max_size");
-    expect_invalid([] { make_buzhash_chunker({1024, 1u << 17, 65536, 0, 0}); }, "min_size <= avg_size <= max_size");
-    expect_invalid([] { make_buzhash_chunker({1024, 4096, 4096, 0, 0}); }, "min_size + window_size + 1 <= max_size");
-    expect_invalid([] { make_buzhash_chunker({1024, 4096, 65536, 0, (1u << 20) + 1}); }, "window_size");
-    expect_invalid([] { make_buzhash_chunker({1024, 4096, 65536, 1ull << 32, 0}); }, "seed");
-    expect_invalid([] { make_buzhash_chunker({1024, 4096, 65536, static_cast<std::uint64_t>(-(1ll << 31) - 1), 0}); },
-                   "between -2147483648 and 4294967295");
-    expect_invalid([] { make_buzhash_hash(0, 0); }, "window_size must be between 1 and 1048576");
-    expect_invalid([] { make_buzhash_hash(64, 1ull << 40); }, "seed");
+    expect_invalid(
+        [] {
+            std::make_unique<BuzhashChunker>(ChunkerSettings{1000, 4096, 65536, 0, 0});
+        },
+        "min_size must be a power of two");
+    expect_invalid(
+        [] {
+            std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4000, 65536, 0, 0});
+        },
+        "avg_size must be a power of two");
+    expect_invalid(
+        [] {
+            std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 65535, 0, 0});
+        },
+        "max_size must be a power of two");
+    expect_invalid(
+        [] {
+            std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 1u << 25, 0, 0});
+        },
+        "at most 16777216");
+    expect_invalid(
+        [] {
+            std::make_unique<BuzhashChunker>(ChunkerSettings{4096, 1024, 65536, 0, 0});
+        },
+        "min_size <= avg_size <= max_size");
+    expect_invalid(
+        [] {
+            std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 1u << 17, 65536, 0, 0});
+        },
+        "min_size <= avg_size <= max_size");
+    expect_invalid(
+        [] {
+            std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 4096, 0, 0});
+        },
+        "min_size + window_size + 1 <= max_size");
+    expect_invalid(
+        [] {
+            std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 65536, 0, (1u << 20) + 1});
+        },
+        "window_size");
+    expect_invalid([] { std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 65536, 1ull << 32, 0}); }, "seed");
+    expect_invalid(
+        [] {
+            std::make_unique<BuzhashChunker>(
+                ChunkerSettings{1024, 4096, 65536, static_cast<std::uint64_t>(-(1ll << 31) - 1), 0});
+        },
+        "between -2147483648 and 4294967295");
+    expect_invalid([] { std::make_unique<BuzhashHash>(0, 0); }, "window_size must be between 1 and 1048576");
+    expect_invalid([] { std::make_unique<BuzhashHash>(64, 1ull << 40); }, "seed");
     expect_invalid([] { BuzhashHash(4, 0).start(Bytes{1, 2, 3}); }, "exactly window_size bytes");
-    const auto chunker = make_buzhash_chunker({1024, 4096, 65536, 0, 0});
+    const auto chunker = std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 65536, 0, 0});
     expect_invalid([&] { chunker->cut(Bytes(65535), false); }, "lookahead");
-    EXPECT_NO_THROW(make_buzhash_chunker({1024, 4096, 65536, static_cast<std::uint64_t>(-5), 0}));
+    EXPECT_NO_THROW(
+        std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 65536, static_cast<std::uint64_t>(-5), 0}));
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 // Rabin-Karp search and winnowing. Expected fingerprints were computed independently with Python's big integers
 // from the definitions; searches are checked against a naive scan.
 #include <gtest/gtest.h>
-
 #include <random>
 #include <string>
 #include <string_view>

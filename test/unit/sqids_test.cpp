@@ -1,14 +1,13 @@
-#include "core/sqids.hpp"
-
-#include <gtest/gtest.h>
-
 #include <clocale>
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
 
 #include "core/ascii.hpp"
 #include "core/error.hpp"
+#include "core/sqids.hpp"
+
 #include "jsonl.hpp"
 
 namespace idcodec {
@@ -60,9 +59,9 @@ TEST(Blocklist, SpecRules) {
         bool blocked;
     };
     const Case cases[] = {
-        {"abc", "abc", true},      {"abcd", "abc", false},  {"xabcdx", "abcd", true}, {"xab1dx", "ab1d", false},
-        {"ab1dxx", "ab1d", true},  {"xxab1d", "ab1d", true}, {"ABCD", "abcd", true},   {"abc", "abcd", false},
-        {"xABCDx", "abcd", true},  {"ab1d", "ab1d", true},  {"a1c", "a1c", true},     {"xa1cx", "a1c", false},
+        {"abc", "abc", true},     {"abcd", "abc", false},   {"xabcdx", "abcd", true}, {"xab1dx", "ab1d", false},
+        {"ab1dxx", "ab1d", true}, {"xxab1d", "ab1d", true}, {"ABCD", "abcd", true},   {"abc", "abcd", false},
+        {"xABCDx", "abcd", true}, {"ab1d", "ab1d", true},   {"a1c", "a1c", true},     {"xa1cx", "a1c", false},
     };
     for (const Case& c : cases) {
         const std::string words[] = {c.word};
@@ -93,12 +92,12 @@ TEST(Blocklist, WordsAreFilteredAsJavaScriptLowercasesThem) {
         const std::string_view words[] = {w};
         return Sqids(Sqids::default_alphabet, 0, words).encode(Numbers{n});
     };
-    EXPECT_NE(encode_with(word), id);                                   // the word itself blocks
+    EXPECT_NE(encode_with(word), id);  // the word itself blocks
     std::string kelvin = word;
     kelvin.replace(kelvin.find('k'), 1, "\u212A");
-    EXPECT_EQ(encode_with(kelvin), encode_with(word));                  // the Kelvin sign lowercases to 'k'
-    EXPECT_EQ(encode_with(word + "\u00e4"), id);                        // other non-ASCII: the word is dropped
-    EXPECT_EQ(encode_with(word + "-"), id);                             // not in the alphabet: dropped
+    EXPECT_EQ(encode_with(kelvin), encode_with(word));  // the Kelvin sign lowercases to 'k'
+    EXPECT_EQ(encode_with(word + "\u00e4"), id);        // other non-ASCII: the word is dropped
+    EXPECT_EQ(encode_with(word + "-"), id);             // not in the alphabet: dropped
 }
 
 // In a Turkish locale the C library lowercases 'I' to itself; the blocklist must still follow ASCII (as the

@@ -1,14 +1,13 @@
 // The small building blocks: division by multiplication, code point lookup, UTF-8, the settings cache.
-#include <gtest/gtest.h>
-
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <random>
 #include <string>
 
 #include "core/code_point_index.hpp"
+#include "core/config_cache.hpp"
 #include "core/divisor.hpp"
 #include "core/utf8.hpp"
-#include "core/config_cache.hpp"
 
 namespace idcodec {
 namespace {
@@ -19,7 +18,7 @@ TEST(Divisor, AgreesWithHardwareDivision) {
         const Divisor divisor(d);
         for (int i = 0; i < 20000; ++i) {
             std::uint64_t n = random();
-            if (i % 2) n >>= 32;                   // the multiplication path
+            if (i % 2) n >>= 32;  // the multiplication path
             if (i % 5 == 0) n = (n >> 32) | 0xFFFFFFFFull;
             std::uint64_t remainder;
             ASSERT_EQ(divisor.divide(n, remainder), n / d) << n << " / " << d;
@@ -69,7 +68,7 @@ TEST(ConfigCache, KeepsTheMostRecentlyUsedWithinCapacity) {
     EXPECT_EQ(get("b")->value, "b");
     EXPECT_EQ(get("a")->value, "a");  // hit, and now the most recent
     EXPECT_EQ(built, 2);
-    get("c");                         // evicts "b"
+    get("c");  // evicts "b"
     EXPECT_EQ(cache.size(), 2u);
     get("a");
     EXPECT_EQ(built, 3);
