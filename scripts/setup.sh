@@ -1,13 +1,19 @@
-# Sourced by demo.sh, test.sh and the bench: installs what is missing, builds and installs the extension, and
-# offers start_cluster/stop_cluster for a throwaway PostgreSQL cluster of its own.
+# Sourced by demo.sh, test.sh and the bench: installs what is missing, builds the extension and installs it into a
+# temporary PostgreSQL installation, and offers start_cluster/stop_cluster for a throwaway cluster of its own.
 set -euo pipefail
 
 IDCODEC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export IDCODEC_ROOT
 PG_MAJOR=15
-export PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
+# The tests run a temporary PostgreSQL installation made from the server's packages (its programs and data files
+# copied, its headers and libraries linked), into which idcodec and the peer systems are installed, so a test run
+# never writes to the system's PostgreSQL directories. PostgreSQL finds its files relative to its programs, so the
+# copy is a complete installation. IDCODEC_INSTALL chooses where; it is reused while the server is the same.
+SYSTEM_PG=/usr/lib/postgresql/$PG_MAJOR
+export IDCODEC_INSTALL=${IDCODEC_INSTALL:-/tmp/idcodec-install-$(id -u)-$(printf '%s' "$IDCODEC_ROOT" | md5sum | cut -c1-8)}
+export PG_BIN=$IDCODEC_INSTALL$SYSTEM_PG/bin
 REQUIRED_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib make g++ clang libclang-rt-14-dev
-                   libgtest-dev libbenchmark-dev locales python3 libpq-dev)
+                   libgtest-dev libbenchmark-dev locales python3 libpq-dev clang-format)
 # The suites run again in a database with this locale, whose case rules differ from ASCII ('I' lowercases to 'ı').
 export TEST_LOCALE=tr_TR.UTF-8
 
@@ -58,11 +64,29 @@ find_peer() {
 }
 export -f find_peer
 
+make_temp_installation() {
+    local origin
+    origin=$(stat -c '%s %Y' "$SYSTEM_PG/bin/postgres")
+    [ "$(cat "$IDCODEC_INSTALL/.made-from" 2>/dev/null)" = "$origin" ] && return 0
+    log "making a temporary PostgreSQL installation in $IDCODEC_INSTALL"
+    rm -rf "$IDCODEC_INSTALL"
+    mkdir -p "$IDCODEC_INSTALL$SYSTEM_PG" "$IDCODEC_INSTALL/usr/share/postgresql" "$IDCODEC_INSTALL/usr/include"
+    cp -a "$SYSTEM_PG/bin" "$IDCODEC_INSTALL$SYSTEM_PG/"
+    cp -a "/usr/share/postgresql/$PG_MAJOR" "$IDCODEC_INSTALL/usr/share/postgresql/"
+    # Linked file by file: installing replaces a link, never the file it points to.
+    cp -as "$SYSTEM_PG/lib" "$IDCODEC_INSTALL$SYSTEM_PG/lib"
+    cp -as /usr/include/postgresql "$IDCODEC_INSTALL/usr/include/postgresql"
+    rm -f "$IDCODEC_INSTALL$SYSTEM_PG"/lib/idcodec* "$IDCODEC_INSTALL/usr/share/postgresql/$PG_MAJOR"/extension/idcodec*
+    chmod 755 "$IDCODEC_INSTALL"
+    echo "$origin" >"$IDCODEC_INSTALL/.made-from"
+}
+
 # The extension is built warning-free: the test command treats a warning as an error (WERROR=0 relaxes it).
 build_and_install() {
+    make_temp_installation
     log "building idcodec"
     make -C "$IDCODEC_ROOT" -s -j"$(nproc)" PG_CONFIG=$PG_BIN/pg_config WERROR=${WERROR:-1} >/dev/null
-    as_root make -C "$IDCODEC_ROOT" -s PG_CONFIG=$PG_BIN/pg_config install >/dev/null
+    make -C "$IDCODEC_ROOT" -s PG_CONFIG=$PG_BIN/pg_config install >/dev/null
 }
 
 # The server runs as 'postgres' when we are root (initdb refuses root), else as ourselves.

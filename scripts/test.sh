@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds and installs idcodec, starts a throwaway cluster and runs every suite.
+# Installs what is missing, builds idcodec and installs it into a temporary PostgreSQL installation (scripts/setup.sh),
+# starts a throwaway cluster and runs every suite. `make check` runs this.
 # Ends with one line "N passed, N failed, N skipped" (tests across all suites). A check that needs something this
 # machine cannot provide (a peer system's source, a registry) prints "SKIPPED: <reason>" and exits 77 when it could
 # run nothing, or exits 0 having run the rest; each SKIPPED line counts as one skipped test.
@@ -64,8 +65,10 @@ install_dependencies
 ensure_test_locale
 build_and_install
 
-log "the core is locale-free"
+log "build rules: the core is locale-free, the core/shim boundary holds, the code is formatted"
 run_check "core locale-free" make -s check-locale-free PG_CONFIG=$PG_BIN/pg_config
+run_check "core/shim boundary" make -s check-boundary PG_CONFIG=$PG_BIN/pg_config
+run_check "clang-format" make -s check-format
 
 log "unit tests"
 make -s build/unit_tests >/dev/null 2>&1 || make build/unit_tests
@@ -95,20 +98,19 @@ regress_failed=$(grep -cE '\.\.\. FAILED|\.\.\. failed' <<<"$out")
 [ "$regress_passed" -eq 0 ] && [ "$regress_failed" -eq 0 ] && regress_failed=1
 record "pg_regress" "$regress_passed" "$regress_failed"
 
-for check in test/sql/*.sh; do
+for check in test/integration/*.sh; do
     [ -e "$check" ] || continue
     run_check "$(basename "$check" .sh)" bash "$check"
 done
 
-# These replace the installed library (with a sanitized build, with the package's), so they come last and the
-# normal build is installed again after each.
+# The sanitized build replaces the installed library, so it comes last and the normal build is installed again.
 log "the extension under AddressSanitizer and UBSan inside a server"
 run_check "server under ASan+UBSan" bash test/asan_server.sh
 build_and_install
 
+# The package installs into the system's PostgreSQL (and removes itself again), tested on a cluster of its own.
 log "Debian package"
 run_check "debian package" bash test/package.sh
-build_and_install
 
 if [ ${#FAILED_SUITES[@]} -gt 0 ]; then log "failing suites: ${FAILED_SUITES[*]}"; fi
 for reason in "${SKIP_REASONS[@]}"; do log "skipped: $reason"; done

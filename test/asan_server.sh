@@ -52,10 +52,10 @@ step() {  # step NAME COMMAND...: runs it, shows its last lines, counts a failur
     fi
 }
 step "pg_regress suites" make -s installcheck PG_CONFIG="$pg_config"
-step "survival battery" bash test/sql/survival.sh
-step "hostile battery" bash test/sql/hostile.sh
+step "survival battery" bash test/integration/survival.sh
+step "hostile battery" bash test/integration/hostile.sh
 step "sqlsmith" env IDCODEC_SQLSMITH_PORT="$port" IDCODEC_SQLSMITH_LOG="$CLUSTERS/asan.log" \
-    IDCODEC_SQLSMITH_SECONDS="${IDCODEC_ASAN_SQLSMITH_SECONDS:-30}" bash test/sql/sqlsmith.sh
+    IDCODEC_SQLSMITH_SECONDS="${IDCODEC_ASAN_SQLSMITH_SECONDS:-30}" bash test/integration/sqlsmith.sh
 
 found=$(find "$reports" -type f | wc -l)
 if [ "$found" -gt 0 ] || grep -qE 'AddressSanitizer|runtime error:' "$CLUSTERS/asan.log"; then

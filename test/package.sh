@@ -6,8 +6,8 @@
 #   3. checks the .deb is named postgresql-15-idcodec_<debian/changelog version>_<arch>.deb, that the changelog's
 #      upstream version is idcodec.control's default_version, and that it holds idcodec.so and every *.control and
 #      *--*.sql of the sources (so a new extension the Makefile forgets to install is caught);
-#   4. installs it with dpkg -i and runs `make installcheck` from a second, never-built copy of the sources against
-#      the running cluster described by PGHOST, PGPORT and PGUSER (the caller starts it);
+#   4. installs it with dpkg -i into the system's PostgreSQL and runs `make installcheck` from a second, never-built
+#      copy of the sources against a throwaway cluster of the system's PostgreSQL;
 #   5. removes the package again (dpkg -r), also when a step fails.
 # DEB_BUILD_OPTIONS=nocheck skips the regression run inside the package build (dh_pgxs_test); step 4 always runs.
 # Ends with one summary line.
@@ -15,8 +15,11 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PG_MAJOR=15
-PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
+# The system's PostgreSQL, where the package installs (not the test command's temporary installation).
+export PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
 PG_CONFIG=$PG_BIN/pg_config
+# shellcheck source=lib/cluster.sh
+source "$ROOT/test/lib/cluster.sh"
 PACKAGE=postgresql-$PG_MAJOR-idcodec
 
 log() { printf '== %s\n' "$*" >&2; }
@@ -39,6 +42,7 @@ cleanup() {
         log "removing $PACKAGE"
         dpkg -r "$PACKAGE" >/dev/null
     fi
+    cluster_stop_all
     rm -rf "$WORK"
     exit $status
 }
@@ -57,13 +61,6 @@ copy_sources() {
             tar --null -T - -cf -
     ) | tar -C "$dest" -xf -
 }
-
-# ---- the cluster must be reachable, and PostgreSQL $PG_MAJOR, before anything is built or installed
-"$PG_BIN/pg_isready" -q ||
-    fail "no PostgreSQL server answers at PGHOST=${PGHOST:-} PGPORT=${PGPORT:-} (the caller starts the cluster)"
-server_version=$("$PG_BIN/psql" -XAtq -d postgres -c 'SHOW server_version_num') ||
-    fail "cannot connect as PGUSER=${PGUSER:-$(id -un)}"
-[ "${server_version:0:2}" = "$PG_MAJOR" ] || fail "the server is version $server_version, not PostgreSQL $PG_MAJOR"
 
 # ---- build dependencies
 git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1 || fail "$ROOT is not a git checkout (git lists the sources)"
@@ -130,8 +127,10 @@ copy_sources "$CHECK_SRC"
 built=$(find "$CHECK_SRC" \( -name '*.o' -o -name '*.so' -o -name '*.bc' \) -print -quit)
 [ -z "$built" ] || fail "the test copy holds a build product: $built"
 log "make installcheck against the installed package"
+port=$(free_port)
+cluster_start package "$port"
 set +e
-(cd "$CHECK_SRC" && make installcheck PG_CONFIG="$PG_CONFIG") >"$WORK/check/installcheck.log" 2>&1
+(cd "$CHECK_SRC" && PGHOST=localhost PGPORT=$port PGUSER=postgres make installcheck PG_CONFIG="$PG_CONFIG") >"$WORK/check/installcheck.log" 2>&1
 check_status=$?
 set -e
 summary=$(grep -E '^ *(All [0-9]+ tests passed|[0-9]+ of [0-9]+ tests (failed|passed))' "$WORK/check/installcheck.log" |

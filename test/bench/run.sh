@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SQL-level benchmark of idcodec (run by `make bench`, after `make install`).
+# SQL-level benchmark of idcodec (run by `make bench`).
 #
 # Every row's query is timed ROUNDS times inside one psql session (rounds interleaved across the rows, so a slow
 # phase of the machine hits all of them alike); the best (minimum) wall time counts, and its ratio to the row's
@@ -60,8 +60,9 @@ BENCH_ROWS=(
 )
 
 if [ -n "${PGHOST:-}" ] && psql -Xqtc 'select 1' >/dev/null 2>&1; then
-    log "using the running server at PGHOST=$PGHOST"
+    log "using the running server at PGHOST=$PGHOST and the idcodec installed there"
 else
+    build_and_install
     start_cluster
 fi
 

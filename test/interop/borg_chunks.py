@@ -1,4 +1,4 @@
-"""Reference side of test/sql/chunking_interop.sh for cdc_chunks(data, 'buzhash', ...).
+"""Reference side of test/integration/chunking_interop.sh for cdc_chunks(data, 'buzhash', ...).
 
 Cuts files with the real borg buzhash chunker (borg.chunker.Chunker from Debian's borgbackup, 1.2) and prints one
 tab-separated line per chunk, ready for psql's \\copy:

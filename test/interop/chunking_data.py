@@ -1,4 +1,4 @@
-"""Test data of test/sql/chunking_interop.sh: writes the files into DIR, the same bytes for the same SEED.
+"""Test data of test/integration/chunking_interop.sh: writes the files into DIR, the same bytes for the same SEED.
 
     python3 chunking_data.py SEED DIR
 

@@ -1,4 +1,4 @@
-# Shared set-up of the npm interop tests, sourced (bash, set -euo pipefail) by test/sql/*_interop.sh.
+# Shared set-up of the npm interop tests, sourced (bash, set -euo pipefail) by test/integration/*_interop.sh.
 #
 #   interop_prepare LABEL PACKAGE VERSION
 #

@@ -1,4 +1,4 @@
-// Reference side of test/sql/chunking_interop.sh for cdc_chunks(data, 'rabin', ...): cuts files with the real
+// Reference side of test/integration/chunking_interop.sh for cdc_chunks(data, 'rabin', ...): cuts files with the real
 // restic chunker (github.com/restic/chunker, Debian's golang-github-restic-chunker-dev) and prints one
 // tab-separated line per chunk, ready for psql's \copy:
 //

@@ -1,4 +1,4 @@
-# Throwaway PostgreSQL clusters for the multi-node suites (Citus, postgres_fdw), sourced by test/sql/*.sh.
+# Throwaway PostgreSQL clusters for the multi-node suites (Citus, postgres_fdw), sourced by test/integration/*.sh.
 #
 #   cluster_start NAME PORT [SETTING ...]   initdb and start a cluster in $CLUSTERS/NAME listening on localhost:PORT
 #                                           (and a socket in $CLUSTERS), trust authentication; each SETTING is a
