@@ -114,8 +114,9 @@ $(BUILD)/chaos_driver: test/chaos/chaos_driver.cpp
 	@mkdir -p $(BUILD)
 	$(CXX) $(CXXSTD) -O2 -g -Wall -Wextra -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq -pthread
 
-# The extension built with ASan+UBSan inside a throwaway server: every suite, the batteries and sqlsmith (as root,
-# with the server's environment as scripts/setup.sh sets it; reinstall the normal build afterwards).
+# The extension built with ASan+UBSan inside a throwaway server: every suite, the batteries and sqlsmith. It installs
+# the sanitized build into the installation of $PG_BIN (the test command's temporary one when scripts/test.sh runs
+# it, which installs the normal build again afterwards).
 asan-server:
 	bash test/asan_server.sh
 
