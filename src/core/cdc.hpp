@@ -19,7 +19,7 @@ struct ChunkerArguments {
     std::int64_t min_size;
     std::int64_t avg_size;
     std::int64_t max_size;
-    std::int64_t seed = 0;                    // as bits: a negative seed is a large unsigned one
+    std::int64_t seed = 0;                                   // as bits: a negative seed is a large unsigned one
     std::optional<std::int64_t> window_size = std::nullopt;  // none: the algorithm's own
 };
 
