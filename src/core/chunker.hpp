@@ -1,4 +1,4 @@
-// Content-defined chunking and rolling hashes: the interfaces every algorithm implements.
+// Content-defined chunking and rolling hashes: the interfaces every algorithm implements, and the frames they share.
 #pragma once
 #include "core/no_postgres.hpp"
 

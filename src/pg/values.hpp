@@ -1,4 +1,5 @@
-// Conversions between PostgreSQL values and what the core takes: UTF-8 text, spans of numbers.
+// Argument readers and result builders: PostgreSQL values to what the core takes (UTF-8 text, spans of numbers)
+// and back.
 #pragma once
 
 #include <cstdint>
