@@ -10,3 +10,33 @@ SELECT extversion, pg_temp.idcodec_functions() FROM pg_extension WHERE extname =
 ALTER EXTENSION idcodec UPDATE;
 SELECT extversion, pg_temp.idcodec_functions() FROM pg_extension WHERE extname = 'idcodec';
 SELECT hashids_encode(347, 'this is my salt') AS hashids, sqids_encode(ARRAY[1, 2, 3]) AS sqids;
+
+-- 1.0.0 -> 1.1.0 with a view and a SQL function over cdc_chunks: cdc_chunks gains a parameter, the objects made
+-- with the old one keep working (it stays, renamed), and both give the rows they gave before.
+DROP EXTENSION idcodec CASCADE;
+CREATE EXTENSION idcodec VERSION '1.0.0';
+CREATE TABLE upgrade_blob AS SELECT decode(string_agg(md5(i::text), ''), 'hex') AS data FROM generate_series(1, 20000) i;
+CREATE VIEW upgrade_chunks AS SELECT c.* FROM upgrade_blob, cdc_chunks(data, min_size => 2048, avg_size => 8192) AS c;
+CREATE FUNCTION upgrade_chunk_count(b bytea) RETURNS bigint LANGUAGE sql IMMUTABLE
+BEGIN ATOMIC SELECT count(*) FROM cdc_chunks(b, 'rabin', 512, 1024, 8192); END;
+CREATE TABLE upgrade_before AS SELECT * FROM upgrade_chunks;
+SELECT upgrade_chunk_count(data) AS rabin_chunks_before FROM upgrade_blob;
+ALTER EXTENSION idcodec UPDATE;
+SELECT extversion, pg_temp.idcodec_functions() FROM pg_extension WHERE extname = 'idcodec';
+SELECT p.oid::regprocedure AS function, obj_description(p.oid, 'pg_proc') IS NOT NULL AS has_comment
+FROM pg_proc p WHERE p.proname LIKE 'cdc_chunks%' ORDER BY 1::text;
+SELECT (SELECT count(*) FROM upgrade_before) AS chunks,
+       (SELECT count(*) FROM (SELECT * FROM upgrade_before EXCEPT SELECT * FROM upgrade_chunks) AS d) AS changed,
+       (SELECT count(*) FROM (SELECT * FROM upgrade_before
+                              EXCEPT SELECT c.* FROM upgrade_blob, cdc_chunks(data, min_size => 2048, avg_size => 8192) AS c) AS d)
+           AS changed_through_new_function;
+SELECT upgrade_chunk_count(data) AS rabin_chunks_after FROM upgrade_blob;
+SELECT sum(length) = length(data) AS level_3_covers_the_data FROM upgrade_blob, cdc_chunks(data, normalization => 3) GROUP BY data;
+DROP FUNCTION upgrade_chunk_count(bytea);
+DROP VIEW upgrade_chunks;
+DROP TABLE upgrade_before, upgrade_blob;
+-- without dependents the old function is dropped: the catalog of a fresh install
+DROP EXTENSION idcodec;
+CREATE EXTENSION idcodec VERSION '1.0.0';
+ALTER EXTENSION idcodec UPDATE;
+SELECT p.oid::regprocedure AS function FROM pg_proc p WHERE p.proname LIKE 'cdc_chunks%';

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "core/buzhash.hpp"
@@ -43,10 +45,12 @@ std::size_t size_argument(std::string_view name, std::int64_t value) {
 }  // namespace
 
 std::unique_ptr<Chunker> make_chunker(std::string_view algorithm, const ChunkerArguments& arguments) {
-    const ChunkerSettings settings{
-        size_argument("min_size", arguments.min_size), size_argument("avg_size", arguments.avg_size),
-        size_argument("max_size", arguments.max_size), static_cast<std::uint64_t>(arguments.seed),
-        arguments.window_size ? size_argument("window_size", *arguments.window_size) : 0};
+    const ChunkerSettings settings{size_argument("min_size", arguments.min_size),
+                                   size_argument("avg_size", arguments.avg_size),
+                                   size_argument("max_size", arguments.max_size),
+                                   static_cast<std::uint64_t>(arguments.seed),
+                                   arguments.window_size ? size_argument("window_size", *arguments.window_size) : 0,
+                                   arguments.normalization};
     if (settings.min_size > settings.avg_size || settings.avg_size > settings.max_size)
         throw Error(ErrorKind::invalid_parameter,
                     "cdc_chunks sizes must satisfy min_size <= avg_size <= max_size (got " +
@@ -60,13 +64,19 @@ std::unique_ptr<Chunker> make_chunker(std::string_view algorithm, const ChunkerA
         throw Error(ErrorKind::invalid_parameter, "cdc_chunks window_size must be at most " +
                                                       std::to_string(max_window_size) + " (got " +
                                                       std::to_string(settings.window_size) + ")");
-    if (algorithm == "fastcdc" || algorithm == "fastcdc2016" || algorithm == "ronomon")
-        return refuse_seed("cdc_chunks", algorithm, settings.seed), make_fastcdc(algorithm, settings);
+    if (algorithm == "fastcdc") return make_fastcdc(algorithm, settings);
+    constexpr std::string_view others[] = {"fastcdc2016", "ronomon", "rabin", "buzhash", "moving_sum"};
+    if (std::find(std::begin(others), std::end(others), algorithm) == std::end(others))
+        unknown("cdc_chunks", algorithm, "fastcdc, fastcdc2016, ronomon, rabin, buzhash, moving_sum");
+    if (settings.normalization != 1)
+        throw Error(ErrorKind::invalid_parameter, "cdc_chunks " + std::string(algorithm) +
+                                                      " has no normalization level, only fastcdc has (got " +
+                                                      std::to_string(settings.normalization) + ")");
     if (algorithm == "rabin") return std::make_unique<RabinChunker>(settings);
     if (algorithm == "buzhash") return std::make_unique<BuzhashChunker>(settings);
-    if (algorithm == "moving_sum")
-        return refuse_seed("cdc_chunks", algorithm, settings.seed), make_moving_sum_chunker(settings);
-    unknown("cdc_chunks", algorithm, "fastcdc, fastcdc2016, ronomon, rabin, buzhash, moving_sum");
+    refuse_seed("cdc_chunks", algorithm, settings.seed);
+    if (algorithm == "moving_sum") return make_moving_sum_chunker(settings);
+    return make_fastcdc(algorithm, settings);
 }
 
 std::unique_ptr<RollingHash> make_rolling_hash(std::string_view algorithm, std::int64_t window_argument,

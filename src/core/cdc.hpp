@@ -21,6 +21,7 @@ struct ChunkerArguments {
     std::int64_t max_size;
     std::int64_t seed = 0;                                   // as bits: a negative seed is a large unsigned one
     std::optional<std::int64_t> window_size = std::nullopt;  // none: the algorithm's own
+    std::int32_t normalization = 1;                          // FastCDC v2020's level; the others have only 1
 };
 
 // "fastcdc", "fastcdc2016", "ronomon", "rabin", "buzhash", "moving_sum". Throws Error(invalid_parameter) for an

@@ -26,6 +26,7 @@ struct ChunkerSettings {
     std::size_t max_size;
     std::uint64_t seed;
     std::size_t window_size;  // 0: the algorithm's own
+    int normalization = 1;    // FastCDC v2020's level (the others have none)
 };
 
 // Every supported chunker decides a cut from the bytes of the chunk itself (each chunk starts afresh), so a caller

@@ -160,15 +160,16 @@ constexpr std::array<std::uint32_t, 256> ronomon_table = {
 // clang-format on
 
 // The Gear state after hashing data[from, to) from 0.
-std::uint64_t gear_over(const std::uint8_t* data, std::size_t from, std::size_t to) noexcept {
+std::uint64_t gear_over(const std::uint64_t* table, const std::uint8_t* data, std::size_t from,
+                        std::size_t to) noexcept {
     std::uint64_t hash = 0;
-    for (std::size_t i = from; i < to; ++i) hash = (hash << 1) + gear[data[i]];
+    for (std::size_t i = from; i < to; ++i) hash = (hash << 1) + table[data[i]];
     return hash;
 }
 
 // The Gear state after byte p of a scan that started (from 0) at `start`: only the last 64 bytes still count.
-std::uint64_t gear_at(const std::uint8_t* data, std::size_t start, std::size_t p) noexcept {
-    return gear_over(data, std::max(start, p >= 63 ? p - 63 : 0), p + 1);
+std::uint64_t gear_at(const std::uint64_t* table, const std::uint8_t* data, std::size_t start, std::size_t p) noexcept {
+    return gear_over(table, data, std::max(start, p >= 63 ? p - 63 : 0), p + 1);
 }
 
 // Scan geometry. The Gear state depends only on the last 64 bytes, so a stretch of 4 × Stride bytes is hashed as
@@ -183,14 +184,15 @@ constexpr std::size_t no_match = ~std::size_t{0};
 
 // Lane k of a stretch matched first, at step i: an earlier lane may still match later within its own part, and
 // that position comes first. h0..h2 are the lanes' Gear states after step i. Rare, so kept out of the hot loop.
-[[gnu::noinline, gnu::cold]] std::size_t resolve_lanes(const std::uint8_t* stretch, std::size_t stride, std::size_t k,
-                                                       std::size_t i, std::uint64_t mask, std::uint64_t h0,
-                                                       std::uint64_t h1, std::uint64_t h2) noexcept {
+[[gnu::noinline, gnu::cold]] std::size_t resolve_lanes(const std::uint64_t* table, const std::uint8_t* stretch,
+                                                       std::size_t stride, std::size_t k, std::size_t i,
+                                                       std::uint64_t mask, std::uint64_t h0, std::uint64_t h1,
+                                                       std::uint64_t h2) noexcept {
     const std::uint64_t states[] = {h0, h1, h2};
     for (std::size_t j = 0; j < k; ++j) {
         std::uint64_t hash = states[j];
         for (std::size_t q = j * stride + i + 1; q < (j + 1) * stride; ++q) {
-            hash = (hash << 1) + gear[stretch[q]];
+            hash = (hash << 1) + table[stretch[q]];
             if ((hash & mask) == 0) return q;
         }
     }
@@ -200,31 +202,35 @@ constexpr std::size_t no_match = ~std::size_t{0};
 // The first offset in stretch[0, 4 × Stride) whose Gear state has no bit of `mask` set, or no_match; `hash` is
 // the state before the stretch, and after it on return. The 63 bytes before the stretch must be readable.
 template <std::size_t Stride>
-std::size_t scan_stretch(const std::uint8_t* stretch, std::uint64_t& hash, std::uint64_t mask) noexcept {
+std::size_t scan_stretch(const std::uint64_t* table, const std::uint8_t* stretch, std::uint64_t& hash,
+                         std::uint64_t mask) noexcept {
     const std::uint8_t* lane0 = stretch;
     const std::uint8_t* lane1 = stretch + Stride;
     const std::uint8_t* lane2 = stretch + 2 * Stride;
     const std::uint8_t* lane3 = stretch + 3 * Stride;
     std::uint64_t h0 = hash, h1 = 0, h2 = 0, h3 = 0;
     for (int q = -63; q < 0; ++q) {  // warm-up, interleaved like the scan
-        h1 = (h1 << 1) + gear[lane1[q]];
-        h2 = (h2 << 1) + gear[lane2[q]];
-        h3 = (h3 << 1) + gear[lane3[q]];
+        h1 = (h1 << 1) + table[lane1[q]];
+        h2 = (h2 << 1) + table[lane2[q]];
+        h3 = (h3 << 1) + table[lane3[q]];
     }
 #pragma GCC unroll 4
     for (const std::uint8_t* end = stretch + Stride; lane0 != end; ++lane0, ++lane1, ++lane2, ++lane3) {
-        h0 = (h0 << 1) + gear[*lane0];
-        h1 = (h1 << 1) + gear[*lane1];
-        h2 = (h2 << 1) + gear[*lane2];
-        h3 = (h3 << 1) + gear[*lane3];
+        h0 = (h0 << 1) + table[*lane0];
+        h1 = (h1 << 1) + table[*lane1];
+        h2 = (h2 << 1) + table[*lane2];
+        h3 = (h3 << 1) + table[*lane3];
         if ((h0 & mask) == 0) [[unlikely]]
             return static_cast<std::size_t>(lane0 - stretch);
         if ((h1 & mask) == 0) [[unlikely]]
-            return resolve_lanes(stretch, Stride, 1, static_cast<std::size_t>(lane0 - stretch), mask, h0, h1, h2);
+            return resolve_lanes(table, stretch, Stride, 1, static_cast<std::size_t>(lane0 - stretch), mask, h0, h1,
+                                 h2);
         if ((h2 & mask) == 0) [[unlikely]]
-            return resolve_lanes(stretch, Stride, 2, static_cast<std::size_t>(lane0 - stretch), mask, h0, h1, h2);
+            return resolve_lanes(table, stretch, Stride, 2, static_cast<std::size_t>(lane0 - stretch), mask, h0, h1,
+                                 h2);
         if ((h3 & mask) == 0) [[unlikely]]
-            return resolve_lanes(stretch, Stride, 3, static_cast<std::size_t>(lane0 - stretch), mask, h0, h1, h2);
+            return resolve_lanes(table, stretch, Stride, 3, static_cast<std::size_t>(lane0 - stretch), mask, h0, h1,
+                                 h2);
     }
     hash = h3;
     return no_match;
@@ -233,10 +239,10 @@ std::size_t scan_stretch(const std::uint8_t* stretch, std::uint64_t& hash, std::
 // Scans stretches of the widest stride that fits, then halves it; returns the end of the part scanned so far
 // (the match if `found`).
 template <std::size_t Stride>
-std::size_t scan_stretches(const std::uint8_t* data, std::size_t p, std::size_t hi, std::uint64_t& hash,
-                           std::uint64_t mask, bool& found) noexcept {
+std::size_t scan_stretches(const std::uint64_t* table, const std::uint8_t* data, std::size_t p, std::size_t hi,
+                           std::uint64_t& hash, std::uint64_t mask, bool& found) noexcept {
     while (hi - p >= 4 * Stride) {
-        const std::size_t match = scan_stretch<Stride>(data + p, hash, mask);
+        const std::size_t match = scan_stretch<Stride>(table, data + p, hash, mask);
         if (match != no_match) {
             found = true;
             return p + match;
@@ -244,23 +250,23 @@ std::size_t scan_stretches(const std::uint8_t* data, std::size_t p, std::size_t 
         p += 4 * Stride;
     }
     if constexpr (Stride > min_stride)
-        return scan_stretches<Stride / 2>(data, p, hi, hash, mask, found);
+        return scan_stretches<Stride / 2>(table, data, p, hi, hash, mask, found);
     else
         return p;
 }
 
 // The first p in [lo, hi) where the Gear state of a scan started at `start` (start <= lo) has no bit of `mask`
 // set, or hi if there is none. Equal to hashing byte by byte from `start` and testing each byte from lo on.
-std::size_t find_cut(const std::uint8_t* data, std::size_t start, std::size_t lo, std::size_t hi,
-                     std::uint64_t mask) noexcept {
+std::size_t find_cut(const std::uint64_t* table, const std::uint8_t* data, std::size_t start, std::size_t lo,
+                     std::size_t hi, std::uint64_t mask) noexcept {
     if (lo >= hi) return hi;
     // Lanes after the first start at least 63 bytes after `start`, so their warm-up sees only chunk bytes.
-    std::uint64_t hash = gear_over(data, std::max(start, lo >= 63 ? lo - 63 : 0), lo);
+    std::uint64_t hash = gear_over(table, data, std::max(start, lo >= 63 ? lo - 63 : 0), lo);
     bool found = false;
-    std::size_t p = scan_stretches<max_stride>(data, lo, hi, hash, mask, found);
+    std::size_t p = scan_stretches<max_stride>(table, data, lo, hi, hash, mask, found);
     if (found) return p;
     for (; p < hi; ++p) {
-        hash = (hash << 1) + gear[data[p]];
+        hash = (hash << 1) + table[data[p]];
         if ((hash & mask) == 0) return p;
     }
     return hi;
@@ -304,10 +310,14 @@ protected:
     Mask mask_s_ = 0, mask_l_ = 0;
 };
 
+// v2020 with any normalization level and seed (fastcdc-rs's with_level_and_seed): a seed XORs every Gear entry.
 class FastCdc2020 final : public FastCdcChunker<FastCdc2020, std::uint64_t> {
 public:
     explicit FastCdc2020(const ChunkerSettings& settings);
     Cut cut(std::span<const std::uint8_t> data, bool final) const override;
+
+private:
+    std::array<std::uint64_t, 256> gear_;
 };
 
 class FastCdc2016 final : public FastCdcChunker<FastCdc2016, std::uint64_t> {
@@ -336,9 +346,14 @@ unsigned rounded_log2(std::size_t value) noexcept {
 // ---- v2020 ----
 
 FastCdc2020::FastCdc2020(const ChunkerSettings& settings) : FastCdcChunker("fastcdc", settings, fastcdc_bounds) {
+    if (settings.normalization < 0 || settings.normalization > max_normalization)
+        throw Error(ErrorKind::invalid_parameter, "fastcdc normalization must be between 0 and " +
+                                                      std::to_string(max_normalization) + " (got " +
+                                                      std::to_string(settings.normalization) + ")");
     const unsigned bits = rounded_log2(avg_);
-    mask_s_ = masks[bits + 1];  // normalization level 1
-    mask_l_ = masks[bits - 1];
+    mask_s_ = masks[bits + static_cast<unsigned>(settings.normalization)];
+    mask_l_ = masks[bits - static_cast<unsigned>(settings.normalization)];
+    for (std::size_t i = 0; i < gear_.size(); ++i) gear_[i] = gear[i] ^ settings.seed;
 }
 
 Cut FastCdc2020::cut(std::span<const std::uint8_t> data, bool) const {
@@ -352,14 +367,14 @@ Cut FastCdc2020::cut(std::span<const std::uint8_t> data, bool) const {
     const std::size_t split = std::max(start, center / 2 * 2);
     const std::size_t end = remaining / 2 * 2;
     const std::uint8_t* bytes = data.data();
-    std::size_t p = find_cut(bytes, start, start, split, mask_s_);
-    if (p == split) p = find_cut(bytes, start, split, end, mask_l_);
+    std::size_t p = find_cut(gear_.data(), bytes, start, start, split, mask_s_);
+    if (p == split) p = find_cut(gear_.data(), bytes, start, split, end, mask_l_);
     if (p < end) {
         // An even offset ends the reference's first half-step, whose state is the Gear hash shifted left once.
-        const std::uint64_t hash = gear_at(bytes, start, p);
+        const std::uint64_t hash = gear_at(gear_.data(), bytes, start, p);
         return {p, p % 2 == 0 ? hash << 1 : hash};
     }
-    return {remaining, start < end ? gear_at(bytes, start, end - 1) : 0};
+    return {remaining, start < end ? gear_at(gear_.data(), bytes, start, end - 1) : 0};
 }
 
 // ---- v2016 ----
@@ -376,10 +391,10 @@ Cut FastCdc2016::cut(std::span<const std::uint8_t> data, bool) const {
     const std::size_t center = std::min(avg_, remaining);
     const std::uint8_t* bytes = data.data();
     const std::size_t split = std::max(min_, center);
-    std::size_t p = find_cut(bytes, min_, min_, split, mask_s_);
-    if (p == split) p = find_cut(bytes, min_, split, remaining, mask_l_);
-    if (p < remaining) return {p, gear_at(bytes, min_, p)};
-    return {remaining, min_ < remaining ? gear_at(bytes, min_, remaining - 1) : 0};
+    std::size_t p = find_cut(gear.data(), bytes, min_, min_, split, mask_s_);
+    if (p == split) p = find_cut(gear.data(), bytes, min_, split, remaining, mask_l_);
+    if (p < remaining) return {p, gear_at(gear.data(), bytes, min_, p)};
+    return {remaining, min_ < remaining ? gear_at(gear.data(), bytes, min_, remaining - 1) : 0};
 }
 
 // ---- ronomon ----
@@ -412,7 +427,7 @@ Cut RonomonCdc::cut(std::span<const std::uint8_t> data, bool) const {
 // ---- Gear rolling hash ----
 
 std::uint64_t GearSteps::start(std::span<const std::uint8_t> window) const noexcept {
-    return gear_over(window.data(), 0, window.size());
+    return gear_over(gear.data(), window.data(), 0, window.size());
 }
 
 std::uint64_t GearSteps::roll(std::uint64_t hash, std::uint8_t out, std::uint8_t in) const noexcept {

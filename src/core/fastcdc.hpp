@@ -1,6 +1,6 @@
 // The FastCDC family, byte-exact with fastcdc-rs 4.0.1, and the Gear rolling hash it is built on.
 //
-// "fastcdc"     = fastcdc_rs::v2020::FastCDC::new (normalization level 1, seed 0)
+// "fastcdc"     = fastcdc_rs::v2020::FastCDC::with_level_and_seed (normalization level 1 and seed 0 by default)
 // "fastcdc2016" = fastcdc_rs::v2016::FastCDC::new (normalization level 1)
 // "ronomon"     = fastcdc_rs::ronomon::FastCDC::new
 //
@@ -32,6 +32,9 @@ struct SizeBounds {
 inline constexpr SizeBounds fastcdc_bounds{64, 1'048'576, 256, 4'194'304, 1024, 16'777'216};
 inline constexpr SizeBounds ronomon_bounds{64, 67'108'864, 256, 268'435'456, 1024, 1'073'741'824};
 
+// The normalization levels of v2020: the masks are those of avg_size with `level` bits more before it and fewer after.
+inline constexpr int max_normalization = 3;
+
 // fastcdc-rs's GEAR table (the high 8 bytes of MD5 digests) and the v2016/v2020 MASKS by rounded log2 of a size.
 std::span<const std::uint64_t, 256> gear_table() noexcept;
 std::span<const std::uint64_t, 26> fastcdc_masks() noexcept;
@@ -55,8 +58,9 @@ using GearHash = WindowHash<GearSteps>;
 
 // "fastcdc", "fastcdc2016" or "ronomon". Throws Error(invalid_parameter), naming the argument and the rule, for
 // another name, sizes outside the reference's bounds, min_size > avg_size > max_size out of order, a
-// window_size other than 0 or 64 (the Gear hash sees 64 bytes; ronomon's 32). The seed is ignored here: the factory
-// (make_chunker) refuses a non-zero one.
+// window_size other than 0 or 64 (the Gear hash sees 64 bytes; ronomon's 32), or (v2020) a normalization level
+// outside 0..3. v2020 takes any seed; fastcdc2016 and ronomon ignore seed and level here: the factory
+// (make_chunker) refuses a seed or level they have no use for.
 std::unique_ptr<Chunker> make_fastcdc(std::string_view algorithm, const ChunkerSettings& settings);
 
 }  // namespace idcodec::cdc

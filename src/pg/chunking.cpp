@@ -40,15 +40,27 @@ struct RollingHashSite {
 // Slices of this size are read at a time from values stored externally and uncompressed.
 constexpr int64 slice_bytes = int64{8} << 20;
 
-// The call site's chunker for arguments 1 to 6 (algorithm, min_size, avg_size, max_size, seed, window_size).
+// Argument 8, normalization, which cdc_chunks as idcodec 1.0.0 declared it (kept for views made then) does not pass.
+constexpr int normalization_argument = 8;
+
+// The call site's chunker for arguments 1 to 6 (algorithm, min_size, avg_size, max_size, seed, window_size) and
+// normalization.
 const Chunker& chunker_argument(FunctionCallInfo fcinfo) {
     const text* algorithm = PG_GETARG_TEXT_PP(1);
-    const ChunkerArguments arguments{PG_GETARG_INT32(2), PG_GETARG_INT32(3), PG_GETARG_INT32(4), PG_GETARG_INT64(5),
-                                     PG_ARGISNULL(6) ? std::nullopt : std::optional<int64>(PG_GETARG_INT32(6))};
+    const ChunkerArguments arguments{PG_GETARG_INT32(2),
+                                     PG_GETARG_INT32(3),
+                                     PG_GETARG_INT32(4),
+                                     PG_GETARG_INT64(5),
+                                     PG_ARGISNULL(6) ? std::nullopt : std::optional<int64>(PG_GETARG_INT32(6)),
+                                     PG_NARGS() > normalization_argument ? PG_GETARG_INT32(normalization_argument) : 1};
     const int64 window = arguments.window_size.value_or(0);
-    const std::string_view settings[] = {raw_bytes(algorithm),         key_part(arguments.min_size),
-                                         key_part(arguments.avg_size), key_part(arguments.max_size),
-                                         key_part(arguments.seed),     key_part(window)};
+    const std::string_view settings[] = {raw_bytes(algorithm),
+                                         key_part(arguments.min_size),
+                                         key_part(arguments.avg_size),
+                                         key_part(arguments.max_size),
+                                         key_part(arguments.seed),
+                                         key_part(window),
+                                         key_part(arguments.normalization)};
     ChunkerSite& site = call_site<ChunkerSite>(fcinfo);
     if (!site.matches(settings)) {
         const std::string_view name = utf8_of(algorithm);
@@ -82,12 +94,13 @@ Datum sha256(std::span<const std::uint8_t> bytes) {
 }  // namespace
 
 // cdc_chunks(data bytea, algorithm text, min_size int, avg_size int, max_size int, seed bigint, window_size int,
-//            digest text) → TABLE(start bigint, length int, cut_hash bigint, digest bytea)
+//            digest text, normalization int) → TABLE(start bigint, length int, cut_hash bigint, digest bytea)
 // Not STRICT (window_size and digest may be NULL): a NULL in the others gives no rows.
 IDCODEC_SQL_FUNCTION(idcodec_cdc_chunks) {
     ResultSet rows(fcinfo);
     for (int i = 0; i <= 5; ++i)
         if (PG_ARGISNULL(i)) return static_cast<Datum>(0);
+    if (PG_NARGS() > normalization_argument && PG_ARGISNULL(normalization_argument)) return static_cast<Datum>(0);
     const Chunker& chunker = chunker_argument(fcinfo);
     const bool with_digest = with_sha256(fcinfo, 7);
     const auto lookahead = static_cast<int64>(chunker.lookahead());

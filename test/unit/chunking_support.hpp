@@ -113,12 +113,12 @@ inline std::optional<std::uint64_t> number(const std::string& word) {
 
 }  // namespace detail
 
-// Every block of chunking.txt, in file order. A '#' line whose name is followed by numbers only starts a block; any
-// other '#' line (the file's explanations, the '# buzhash ...' lines) ends the current one. Malformed block headers
-// (numbers, then something else) and chunk lines throw.
-inline const std::vector<VectorBlock>& chunking_blocks() {
-    static const std::vector<VectorBlock> parsed = [] {
-        const std::string path = vectors_dir() + "/chunking.txt";
+// Every block of a vector file of test/vectors/ (chunking.txt, fastcdc-levels.txt), in file order. A '#' line whose
+// name is followed by numbers only starts a block; any other '#' line (the file's explanations, the '# buzhash ...'
+// lines) ends the current one. Malformed block headers (numbers, then something else) and chunk lines throw.
+inline std::vector<VectorBlock> read_blocks(const std::string& file) {
+    {
+        const std::string path = vectors_dir() + "/" + file;
         std::ifstream in(path);
         if (!in) throw std::runtime_error("cannot read " + path);
         std::vector<VectorBlock> blocks;
@@ -148,7 +148,11 @@ inline const std::vector<VectorBlock>& chunking_blocks() {
             }
         }
         return blocks;
-    }();
+    }
+}
+
+inline const std::vector<VectorBlock>& chunking_blocks() {
+    static const std::vector<VectorBlock> parsed = read_blocks("chunking.txt");
     return parsed;
 }
 

@@ -1,6 +1,7 @@
 // fastcdc-rs 4.0.1's cut loops written plainly, as the reference steps through the bytes (v2020: two bytes per
-// step with the Gear table shifted left by one; v2016: one byte per step). The oracle of the differential unit tests
-// and the baseline of the benchmark, so the two cannot drift apart.
+// step with the Gear table shifted left by one; v2016: one byte per step), with its normalization level and its
+// seed (with_level_and_seed: every GEAR entry XOR seed, every GEAR_LS entry XOR seed << 1). The oracle of the
+// differential unit tests and the baseline of the benchmark, so the two cannot drift apart.
 #pragma once
 
 #include <array>
@@ -19,9 +20,13 @@ public:
         : version_(version), min_(settings.min_size), avg_(settings.avg_size), max_(settings.max_size) {
         const auto masks = fastcdc_masks();
         const unsigned bits = rounded_log2(avg_);
-        mask_s_ = masks[bits + 1];
-        mask_l_ = masks[bits - 1];
-        for (std::size_t i = 0; i < 256; ++i) shifted_[i] = gear_table()[i] << 1;
+        const auto level = static_cast<unsigned>(settings.normalization);
+        mask_s_ = masks[bits + level];
+        mask_l_ = masks[bits - level];
+        for (std::size_t i = 0; i < 256; ++i) {
+            gear_[i] = gear_table()[i] ^ settings.seed;
+            shifted_[i] = (gear_table()[i] << 1) ^ (settings.seed << 1);
+        }
     }
 
     Cut cut(std::span<const std::uint8_t> source, bool) const override {
@@ -40,7 +45,7 @@ public:
 
 private:
     Cut cut_v2020(std::span<const std::uint8_t> source, std::size_t center, std::size_t remaining) const {
-        const auto gear = gear_table();
+        const auto& gear = gear_;
         std::uint64_t hash = 0;
         std::size_t index = min_ / 2;
         for (; index < center / 2; ++index) {
@@ -61,7 +66,7 @@ private:
     }
 
     Cut cut_v2016(std::span<const std::uint8_t> source, std::size_t center, std::size_t remaining) const {
-        const auto gear = gear_table();
+        const auto& gear = gear_;
         std::uint64_t hash = 0;
         std::size_t index = min_;
         for (; index < remaining; ++index) {
@@ -74,7 +79,7 @@ private:
     Version version_;
     std::size_t min_, avg_, max_;
     std::uint64_t mask_s_, mask_l_;
-    std::array<std::uint64_t, 256> shifted_;
+    std::array<std::uint64_t, 256> gear_, shifted_;
 };
 
 }  // namespace idcodec::cdc::reference

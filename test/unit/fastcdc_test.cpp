@@ -68,6 +68,39 @@ TEST(FastCdcVectors, EveryChunkOfChunkingTxt) {
     std::cout << "[          ] " << matched << " of " << total << " chunking.txt FastCDC chunks matched\n";
 }
 
+// Every block of fastcdc-levels.txt: fastcdc-rs v2020's with_level_and_seed on the test image, through the factory
+// as cdc_chunks calls it (the seed as bigint bits), and through the reference loop.
+TEST(FastCdcVectors, EveryLevelAndSeedOfFastcdcLevelsTxt) {
+    const auto blocks = read_blocks("fastcdc-levels.txt");
+    ASSERT_EQ(blocks.size(), 64u);  // four size triples x levels 0-3 x four seeds
+    std::size_t matched = 0, total = 0;
+    for (const VectorBlock& block : blocks) {
+        ASSERT_EQ(block.algorithm, "fastcdc-v2020");
+        ASSERT_EQ(block.params.size(), 5u);
+        const auto& p = block.params;
+        SCOPED_TRACE(std::to_string(p[0]) + " " + std::to_string(p[1]) + " " + std::to_string(p[2]) + " level " +
+                     std::to_string(p[3]) + " seed " + std::to_string(p[4]));
+        const ChunkerArguments arguments{static_cast<std::int64_t>(p[0]),
+                                         static_cast<std::int64_t>(p[1]),
+                                         static_cast<std::int64_t>(p[2]),
+                                         static_cast<std::int64_t>(p[4]),
+                                         std::nullopt,
+                                         static_cast<std::int32_t>(p[3])};
+        const auto chunker = make_chunker("fastcdc", arguments);
+        const auto chunks = chunk_all(*chunker, sekien());
+        EXPECT_EQ(chunks, block.chunks);
+        EXPECT_EQ(chunk_streaming(*chunker, sekien()), block.chunks);
+        const ChunkerSettings settings{p[0], p[1], p[2], p[4], 0, static_cast<int>(p[3])};
+        EXPECT_EQ(chunk_all(reference::FastCdcLoop(reference::FastCdcLoop::Version::v2020, settings), sekien()),
+                  block.chunks);
+        total += block.chunks.size();
+        for (std::size_t i = 0; i < std::min(chunks.size(), block.chunks.size()); ++i)
+            matched += chunks[i] == block.chunks[i];
+    }
+    EXPECT_EQ(matched, total);
+    std::cout << "[          ] " << matched << " of " << total << " fastcdc-levels.txt chunks matched\n";
+}
+
 // ---- facts from fastcdc-rs's own tests ----
 
 TEST(FastCdcFacts, RoundedLog2) {
@@ -169,6 +202,23 @@ TEST(FastCdcDifferential, V2020MatchesTheReferenceLoop) {
     expect_reference_chunks("fastcdc", reference::FastCdcLoop::Version::v2020);
 }
 
+TEST(FastCdcDifferential, V2020LevelsAndSeedsMatchTheReferenceLoop) {
+    const Bytes input = random_bytes(1 << 20, 5);
+    for (const int level : {0, 2, 3})
+        for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{0x0123456789ABCDEF}, ~std::uint64_t{0}})
+            for (ChunkerSettings s : {sizes(64, 256, 1024), sizes(4096, 16384, 65536), sizes(1001, 8191, 100'003)}) {
+                s.normalization = level;
+                s.seed = seed;
+                SCOPED_TRACE(std::to_string(s.avg_size) + " level " + std::to_string(level) + " seed " +
+                             std::to_string(seed));
+                const auto chunker = make_fastcdc("fastcdc", s);
+                const auto expected =
+                    chunk_all(reference::FastCdcLoop(reference::FastCdcLoop::Version::v2020, s), input);
+                EXPECT_EQ(chunk_all(*chunker, input), expected);
+                EXPECT_EQ(chunk_streaming(*chunker, input), expected);
+            }
+}
+
 TEST(FastCdcDifferential, V2016MatchesTheReferenceLoop) {
     expect_reference_chunks("fastcdc2016", reference::FastCdcLoop::Version::v2016);
 }
@@ -248,14 +298,27 @@ TEST(FastCdcSettings, OrderWindowSeedAndName) {
                    "ronomon avg_size must not exceed max_size (got 65536 > 16384)");
     expect_invalid("fastcdc", {4096, 16384, 65536, 0, 48},
                    "fastcdc window_size must be NULL or 64, its fixed Gear window (got 48)");
-    for (const std::string_view algorithm : {"fastcdc", "fastcdc2016", "ronomon", "moving_sum"}) {
+    const auto expect_refused = [](std::string_view algorithm, const ChunkerArguments& arguments,
+                                   const std::string& message) {
         try {
-            make_chunker(algorithm, {4096, 16384, 65536, 7});
-            ADD_FAILURE() << algorithm << " accepted a seed it has no use for";
+            make_chunker(algorithm, arguments);
+            ADD_FAILURE() << algorithm << " accepted what it has no use for; expected: " << message;
         } catch (const Error& error) {
-            EXPECT_EQ(error.what(), "cdc_chunks " + std::string(algorithm) + " takes no seed (got 7)");
+            EXPECT_EQ(error.what(), message);
         }
-    }
+    };
+    for (const std::string_view algorithm : {"fastcdc2016", "ronomon", "moving_sum"})
+        expect_refused(algorithm, {4096, 16384, 65536, 7},
+                       "cdc_chunks " + std::string(algorithm) + " takes no seed (got 7)");
+    for (const std::string_view algorithm : {"fastcdc2016", "ronomon", "rabin", "buzhash", "moving_sum"})
+        expect_refused(
+            algorithm, {4096, 16384, 65536, 0, std::nullopt, 2},
+            "cdc_chunks " + std::string(algorithm) + " has no normalization level, only fastcdc has (got 2)");
+    expect_refused("fastcdc", {4096, 16384, 65536, 0, std::nullopt, 4},
+                   "fastcdc normalization must be between 0 and 3 (got 4)");
+    expect_refused("fastcdc", {4096, 16384, 65536, 0, std::nullopt, -1},
+                   "fastcdc normalization must be between 0 and 3 (got -1)");
+    EXPECT_NO_THROW(make_chunker("fastcdc", {4096, 16384, 65536, -1, std::nullopt, 0}));
     expect_invalid("FastCDC", sizes(4096, 16384, 65536),
                    "FastCDC algorithm must be fastcdc, fastcdc2016 or ronomon (got \"FastCDC\")");
     EXPECT_NO_THROW(make_fastcdc("fastcdc", {4096, 16384, 65536, 0, 64}));
