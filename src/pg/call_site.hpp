@@ -27,22 +27,39 @@ struct CallSite {
     std::string text;
     std::vector<std::string> texts;
     std::vector<std::uint64_t> numbers;
+    // Bound with settings arguments that are the same in every call of this call site: its configuration answers
+    // every later call without the settings being read or compared again.
+    bool settled = false;
 
     bool matches(std::span<const std::string_view> settings) const noexcept {
         return config != nullptr && key.matches(settings);
     }
 
     // Looks the settings up in the backend cache, building the configuration with make(StopToken) if needed.
+    // `fixed`: the settings come from arguments that never change for this call site (see fixed_arguments).
     template <class Make>
-    void bind(std::span<const std::string_view> settings, Make&& make) {
+    void bind(std::span<const std::string_view> settings, bool fixed, Make&& make) {
         guarded([&](StopToken stop) {
             SettingsKey new_key = SettingsKey::of(settings);
             std::shared_ptr<const Config> new_config = backend_cache().get<Config>(new_key, [&] { return make(stop); });
             key = std::move(new_key);
             config = std::move(new_config);
         });
+        settled = fixed;
     }
 };
+
+// Whether arguments first..last (those the call passes) are the same in every call of this call site: constants
+// of the expression (defaults included). Query parameters are not: PL/pgSQL evaluates an expression again and again
+// with the same call site while its variables, which are parameters, change.
+inline bool fixed_arguments(FunctionCallInfo fcinfo, int first, int last) {
+    const Node* call = fcinfo->flinfo->fn_expr;
+    if (call == nullptr || !IsA(call, FuncExpr)) return false;
+    const List* arguments = castNode(FuncExpr, call)->args;
+    for (int i = first; i <= last && i < PG_NARGS(); ++i)
+        if (i >= list_length(arguments) || !IsA(list_nth(arguments, i), Const)) return false;
+    return true;
+}
 
 // A number as a part of a settings key.
 template <class Number>

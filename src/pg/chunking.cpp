@@ -46,6 +46,8 @@ constexpr int normalization_argument = 8;
 // The call site's chunker for arguments 1 to 6 (algorithm, min_size, avg_size, max_size, seed, window_size) and
 // normalization.
 const Chunker& chunker_argument(FunctionCallInfo fcinfo) {
+    ChunkerSite& site = call_site<ChunkerSite>(fcinfo);
+    if (site.settled) return *site.config->chunker;
     const text* algorithm = PG_GETARG_TEXT_PP(1);
     const ChunkerArguments arguments{PG_GETARG_INT32(2),
                                      PG_GETARG_INT32(3),
@@ -61,10 +63,11 @@ const Chunker& chunker_argument(FunctionCallInfo fcinfo) {
                                          key_part(arguments.seed),
                                          key_part(window),
                                          key_part(arguments.normalization)};
-    ChunkerSite& site = call_site<ChunkerSite>(fcinfo);
     if (!site.matches(settings)) {
         const std::string_view name = utf8_of(algorithm);
-        site.bind(settings, [&](StopToken) { return PreparedChunker{make_chunker(name, arguments)}; });
+        const bool fixed =
+            fixed_arguments(fcinfo, 1, 6) && fixed_arguments(fcinfo, normalization_argument, normalization_argument);
+        site.bind(settings, fixed, [&](StopToken) { return PreparedChunker{make_chunker(name, arguments)}; });
     }
     return *site.config->chunker;
 }

@@ -30,11 +30,12 @@ constexpr std::size_t object_id_bytes = 12;
 // The call site's alphabet (argument `argument`), prepared once; `exact_size` 0 means any size of at least 2.
 const Alphabet& alphabet_argument(FunctionCallInfo fcinfo, AlphabetSite& site, int argument, const char* family,
                                   std::size_t exact_size = 0) {
+    if (site.settled) return *site.config;
     const text* alphabet = PG_GETARG_TEXT_PP(argument);
     const std::string_view settings[] = {family, raw_bytes(alphabet)};
     if (!site.matches(settings)) {
         const std::string_view utf8 = utf8_of(alphabet);
-        site.bind(settings, [&](StopToken) {
+        site.bind(settings, fixed_arguments(fcinfo, argument, argument), [&](StopToken) {
             Alphabet prepared(utf8, family);
             if (exact_size != 0) prepared.require_size(exact_size);
             return prepared;

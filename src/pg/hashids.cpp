@@ -30,15 +30,17 @@ struct HashidsCall {
 HashidsCall hashids_call(FunctionCallInfo fcinfo, int first) {
     HashidsSite& site = call_site<HashidsSite>(fcinfo);
     const int passed = PG_NARGS();
-    const text* salt = passed > first ? PG_GETARG_TEXT_PP(first) : nullptr;
     const int min_length = passed > first + 1 ? PG_GETARG_INT32(first + 1) : 0;
+    if (site.settled) return {site, *site.config, min_length};
+    const text* salt = passed > first ? PG_GETARG_TEXT_PP(first) : nullptr;
     const text* alphabet = passed > first + 2 ? PG_GETARG_TEXT_PP(first + 2) : nullptr;
     const std::string_view settings[] = {salt != nullptr ? raw_bytes(salt) : std::string_view(),
                                          alphabet != nullptr ? raw_bytes(alphabet) : Hashids::default_alphabet};
     if (!site.matches(settings)) {
         const std::string_view salt_utf8 = salt != nullptr ? utf8_of(salt) : std::string_view();
         const std::string_view alphabet_utf8 = alphabet != nullptr ? utf8_of(alphabet) : Hashids::default_alphabet;
-        site.bind(settings, [&](StopToken stop) { return Hashids(salt_utf8, alphabet_utf8, stop); });
+        const bool fixed = fixed_arguments(fcinfo, first, first) && fixed_arguments(fcinfo, first + 2, first + 2);
+        site.bind(settings, fixed, [&](StopToken stop) { return Hashids(salt_utf8, alphabet_utf8, stop); });
     }
     return {site, *site.config, min_length};
 }

@@ -26,6 +26,7 @@ bool any_null(FunctionCallInfo fcinfo, int first, int last) {
 
 // Arguments (alphabet, min_length, blocklist) start at `first`; none of the first two is NULL.
 const Sqids& sqids_for(FunctionCallInfo fcinfo, SqidsSite& site, int first) {
+    if (site.settled) return *site.config;
     const text* alphabet = PG_GETARG_TEXT_PP(first);
     const int32 min_length = PG_GETARG_INT32(first + 1);
     ArrayType* blocklist = PG_ARGISNULL(first + 2) ? nullptr : PG_GETARG_ARRAYTYPE_P(first + 2);
@@ -39,7 +40,8 @@ const Sqids& sqids_for(FunctionCallInfo fcinfo, SqidsSite& site, int first) {
         const std::string_view alphabet_utf8 = utf8_of(alphabet);
         std::optional<std::span<const std::string_view>> words;
         if (blocklist != nullptr) words = text_elements(blocklist, "sqids blocklist", TextForm::utf8);
-        site.bind(settings, [&](StopToken stop) { return Sqids(alphabet_utf8, min_length, words, stop); });
+        site.bind(settings, fixed_arguments(fcinfo, first, first + 2),
+                  [&](StopToken stop) { return Sqids(alphabet_utf8, min_length, words, stop); });
     }
     return *site.config;
 }

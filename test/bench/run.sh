@@ -18,43 +18,73 @@ ROWS=1000000
 SALT='this is my salt'
 
 # One-time preparation, run in the benchmark session before any timing (temp tables live as long as the session).
+# Every table has a bigint column i, so a row reading a table is divided by count(i::text) over the same table: a
+# function scan materializes its rows and is slower than a table scan, so each row's floor reads its own source.
 SETUP_SQL=$(cat <<SQL
-CREATE TEMP TABLE ids AS SELECT hashids_encode(i, '$SALT', 8) AS id FROM generate_series(1, $ROWS) i;
-VACUUM (FREEZE, ANALYZE) ids;
-CREATE TEMP TABLE sqids AS SELECT sqids_encode(i) AS id FROM generate_series(1, $ROWS) i;
-VACUUM (FREEZE, ANALYZE) sqids;
+CREATE TEMP TABLE ids AS SELECT i::bigint, hashids_encode(i, '$SALT', 8) AS id FROM generate_series(1, $ROWS) i;
+CREATE TEMP TABLE sqids AS SELECT i::bigint, sqids_encode(i) AS id FROM generate_series(1, $ROWS) i;
 CREATE TEMP TABLE objectids AS
-    SELECT o, objectid_compress(o) AS c FROM (SELECT substr(md5(i::text) || md5(i::text), 1, 24) AS o
-                                             FROM generate_series(1, $ROWS) i) AS t;
-CREATE TEMP TABLE uuids AS SELECT u, uuid_compress(u) AS c FROM (SELECT gen_random_uuid() AS u
-                                                                 FROM generate_series(1, $ROWS) i) AS t;
-CREATE TEMP TABLE base62 AS SELECT base62_encode(i) AS c, base62_mixup(i) AS m FROM generate_series(1, $ROWS) i;
-VACUUM (FREEZE, ANALYZE) objectids, uuids, base62;
+    SELECT i, o, objectid_compress(o) AS c
+    FROM (SELECT i::bigint, substr(md5(i::text) || md5(i::text), 1, 24) AS o FROM generate_series(1, $ROWS) i) AS t;
+CREATE TEMP TABLE uuids AS
+    SELECT i, u, uuid_compress(u) AS c FROM (SELECT i::bigint, gen_random_uuid() AS u FROM generate_series(1, $ROWS) i) AS t;
+CREATE TEMP TABLE base62 AS SELECT i::bigint, base62_encode(i) AS c, base62_mixup(i) AS m FROM generate_series(1, $ROWS) i;
+CREATE TEMP TABLE hex AS
+    SELECT i, h, hashids_encode_hex(h, '$SALT', 8) AS id
+    FROM (SELECT i::bigint, md5(i::text) AS h FROM generate_series(1, $ROWS) i) AS t;
+CREATE TEMP TABLE urls AS SELECT i::bigint, 'https://example.com/articles/' || i || '?ref=' || md5(i::text) AS url
+    FROM generate_series(1, $ROWS) i;
+CREATE TEMP TABLE texts AS SELECT i::bigint, repeat(md5(i::text), 4) AS t FROM generate_series(1, $ROWS / 10) i;
+VACUUM (FREEZE, ANALYZE) ids, sqids, objectids, uuids, base62, hex, urls, texts;
 -- 64 MB of pseudo-random bytes, stored uncompressed out of line (STORAGE EXTERNAL)
 CREATE TEMP TABLE big (data bytea);
 ALTER TABLE big ALTER COLUMN data SET STORAGE EXTERNAL;
 INSERT INTO big SELECT decode(string_agg(md5(i::text), '' ORDER BY i), 'hex') FROM generate_series(1, 4194304) i;
+-- 1 MB for the per-window functions, and 8 KB of text to search
+CREATE TEMP TABLE small AS SELECT substr(data, 1, 1048576) AS data FROM big;
+CREATE TEMP TABLE haystack AS SELECT string_agg(md5(i::text), ' ') AS t FROM generate_series(1, 250) i;
 SQL
 )
 
+GS="generate_series(1, $ROWS) i"
 # Benchmark rows: name | floor (the row whose time is the denominator; empty = itself) | target ratio (empty =
 # information only) | query. Names must be unique; a floor must be listed before the rows that use it.
 BENCH_ROWS=(
-    "floor|||SELECT count(i::text) FROM generate_series(1, $ROWS) i"
-    "ids table scan|floor||SELECT count(id) FROM ids"
-    "hashids_encode|floor|1.6|SELECT count(hashids_encode(i, '$SALT', 8)) FROM generate_series(1, $ROWS) i"
-    "hashids_decode_one|floor|2.0|SELECT count(hashids_decode_one(id, '$SALT', 8)) FROM ids"
-    "hashids_decode|floor|2.0|SELECT count(hashids_decode(id, '$SALT', 8)) FROM ids"
-    "sqids_encode|floor|2.0|SELECT count(sqids_encode(i)) FROM generate_series(1, $ROWS) i"
-    "sqids_decode|floor||SELECT count(sqids_decode(id)) FROM sqids"
-    "objectid_compress|floor|1.3|SELECT count(objectid_compress(o)) FROM objectids"
-    "objectid_decompress|floor|1.3|SELECT count(objectid_decompress(c)) FROM objectids"
-    "uuid_compress|floor|1.3|SELECT count(uuid_compress(u)) FROM uuids"
-    "uuid_decompress|floor|1.3|SELECT count(uuid_decompress(c)) FROM uuids"
-    "base62_encode|floor|1.3|SELECT count(base62_encode(i)) FROM generate_series(1, $ROWS) i"
-    "base62_decode|floor|1.3|SELECT count(base62_decode(c)) FROM base62"
-    "base62_mixup|floor|1.3|SELECT count(base62_mixup(i)) FROM generate_series(1, $ROWS) i"
-    "base62_unmixup|floor|1.3|SELECT count(base62_unmixup(m)) FROM base62"
+    "floor: generate_series|||SELECT count(i::text) FROM $GS"
+    "hashids_encode|floor: generate_series|1.35|SELECT count(hashids_encode(i, '$SALT', 8)) FROM $GS"
+    "hashids_encode (array of 3)|floor: generate_series||SELECT count(hashids_encode(ARRAY[i, i, i], '$SALT', 8)) FROM $GS"
+    "sqids_encode|floor: generate_series|1.35|SELECT count(sqids_encode(i)) FROM $GS"
+    "sqids_encode (array of 3)|floor: generate_series||SELECT count(sqids_encode(ARRAY[i, i, i])) FROM $GS"
+    "base62_encode|floor: generate_series|1.25|SELECT count(base62_encode(i)) FROM $GS"
+    "base62_mixup|floor: generate_series|1.25|SELECT count(base62_mixup(i)) FROM $GS"
+    "alphabet_shuffle|floor: generate_series||SELECT count(alphabet_shuffle('abcdefghijklmnopqrstuvwxyz', i::text)) FROM $GS"
+    "floor: ids|||SELECT count(i::text) FROM ids"
+    "hashids_decode_one|floor: ids|1.5|SELECT count(hashids_decode_one(id, '$SALT', 8)) FROM ids"
+    "hashids_decode|floor: ids||SELECT count(hashids_decode(id, '$SALT', 8)) FROM ids"
+    "floor: sqids|||SELECT count(i::text) FROM sqids"
+    "sqids_decode|floor: sqids||SELECT count(sqids_decode(id)) FROM sqids"
+    "sqids_decode canonical|floor: sqids|1.5|SELECT count(sqids_decode(id, canonical => true)) FROM sqids"
+    "floor: objectids|||SELECT count(i::text) FROM objectids"
+    "objectid_compress|floor: objectids|1.25|SELECT count(objectid_compress(o)) FROM objectids"
+    "objectid_decompress|floor: objectids|1.25|SELECT count(objectid_decompress(c)) FROM objectids"
+    "objectid_timestamp|floor: objectids|1.25|SELECT count(objectid_timestamp(o)) FROM objectids"
+    "encode(decode(o, 'hex'), 'base64')|floor: objectids||SELECT count(encode(decode(o, 'hex'), 'base64')) FROM objectids"
+    "floor: uuids|||SELECT count(i::text) FROM uuids"
+    "uuid_compress|floor: uuids|1.25|SELECT count(uuid_compress(u)) FROM uuids"
+    "uuid_decompress|floor: uuids|1.25|SELECT count(uuid_decompress(c)) FROM uuids"
+    "floor: base62|||SELECT count(i::text) FROM base62"
+    "base62_decode|floor: base62|1.25|SELECT count(base62_decode(c)) FROM base62"
+    "base62_unmixup|floor: base62|1.25|SELECT count(base62_unmixup(m)) FROM base62"
+    "floor: hex|||SELECT count(i::text) FROM hex"
+    "hashids_encode_hex|floor: hex||SELECT count(hashids_encode_hex(h, '$SALT', 8)) FROM hex"
+    "hashids_decode_hex|floor: hex||SELECT count(hashids_decode_hex(id, '$SALT', 8)) FROM hex"
+    "md5(url)|||SELECT count(md5(url)) FROM urls"
+    "shortcode_candidates|md5(url)|1.2|SELECT count(shortcode_candidates(url)) FROM urls"
+    "floor: texts|||SELECT count(i::text) FROM texts"
+    "winnow (128 characters)|floor: texts||SELECT count(winnow(t, 5, 4)) FROM texts"
+    "rabin_karp_find (8 KB, 1000 calls)|||SELECT count(*) FROM haystack, texts, LATERAL rabin_karp_find(haystack.t, substr(texts.t, 1, 6)) AS f WHERE texts.i <= 1000"
+    "rolling_hash rabin_karp 1 MB|||SELECT count(*) FROM small, rolling_hash(small.data, 64)"
+    "rolling_hash buzhash 1 MB|||SELECT count(*) FROM small, rolling_hash(small.data, 64, 'buzhash')"
     "detoast 64 MB|||SELECT get_byte(data, 67108863) FROM big"
     "cdc_chunks 64 MB|detoast 64 MB|1.3|SELECT count(*) FROM big, cdc_chunks(big.data)"
 )
@@ -120,5 +150,103 @@ SELECT b.name,
             ELSE 'misses' END AS verdict
 FROM bench b JOIN bench f ON f.name = b.floor
 ORDER BY b.ord;
+SQL
+
+[ "${BENCH_SCALING:-1}" = 1 ] || exit 0
+
+# ---- Scaling: each family at doubling sizes, the time per unit at each size and its ratio to the size before. A
+# ratio above 1.3 is a finding. Queries take their variable argument as a parameter ($1), as an application's
+# prepared statement would, so it is a constant of the query like a literal.
+SCALE_MAX_MB=${BENCH_SCALE_MAX_MB:-1000}
+scale_rows=()   # family | size | unit | units | query | parameter (an SQL expression, or empty)
+for n in 1 2 4 8 16 32 64 128 256 512 1024; do
+    calls=$((131072 / n))
+    scale_rows+=("hashids_encode, numbers per ID|$n|number|$((calls * n))|SELECT count(hashids_encode(a[1:$n], '$SALT')) FROM arr, generate_series(1, $calls)|")
+done
+for m in 1000 2000 4000 8000 16000 32000 64000 128000 256000 512000 1000000; do
+    calls=$((16000000 / m))
+    scale_rows+=("hashids_encode, min_length|$m|character|$((calls * m))|SELECT count(hashids_encode(i, '$SALT', $m)) FROM generate_series(1, $calls) i|")
+done
+for w in 10 100 1000 10000 20000 40000 80000 100000; do
+    scale_rows+=("sqids_encode, blocklist words (cached)|$w|call|100000|SELECT count(sqids_encode(i, blocklist => \$1)) FROM generate_series(1, 100000) i|(SELECT words FROM blocklists WHERE n = $w)")
+done
+for k in 1 10 100 1000 2000 4000 8000 10000; do
+    scale_rows+=("rabin_karp_find, needles over 1 MB|$k|MB scanned|20|SELECT count(*) FROM haystack_1mb, generate_series(1, 20), rabin_karp_find(haystack_1mb.t, \$1)|(SELECT words FROM needle_sets WHERE n = $k)")
+done
+for mb in 1 2 4 8 16 32 64 128 256 512 1000; do
+    [ "$mb" -le "$SCALE_MAX_MB" ] || continue
+    scale_rows+=("cdc_chunks|$mb MB|MB|$mb|SELECT count(*) FROM blobs, cdc_chunks(blobs.data) WHERE blobs.mb = $mb|")
+    [ "$mb" -le 256 ] && scale_rows+=("winnow|$mb MB|MB|$mb|SELECT cardinality(winnow(t, 5, 4)) FROM texts_mb WHERE mb = $mb|")
+done
+scale_values=()
+ord=0
+for row in "${scale_rows[@]}"; do
+    IFS='|' read -r family size unit units query parameter <<<"$row"
+    ord=$((ord + 1))
+    scale_values+=("($ord, $(sql_literal "$family"), $(sql_literal "$size"), $(sql_literal "$unit"), $units, $(sql_literal "$query"), $(sql_literal "$parameter"))")
+done
+scale_sql=$(IFS=','; echo "${scale_values[*]}")
+blob_sizes=$(printf '%s\n' 1 2 4 8 16 32 64 128 256 512 1000 | awk -v max="$SCALE_MAX_MB" '$1 <= max' | paste -sd, -)
+
+log "scaling: ${#scale_rows[@]} queries at doubling sizes (up to $SCALE_MAX_MB MB), best of 3"
+psql -X -q -v ON_ERROR_STOP=1 <<SQL
+SET client_min_messages = warning;
+SET max_parallel_workers_per_gather = 0;
+SET jit = off;
+SET work_mem = '256MB';
+CREATE TEMP TABLE arr AS SELECT array_agg(x::bigint ORDER BY x) AS a FROM generate_series(1, 1024) x;
+CREATE TEMP TABLE blocklists AS
+    SELECT n, (SELECT array_agg(substr(md5(w::text), 1, 5 + w % 4)) FROM generate_series(1, n) w) AS words
+    FROM unnest(ARRAY[10, 100, 1000, 10000, 20000, 40000, 80000, 100000]) n;
+CREATE TEMP TABLE needle_sets AS
+    SELECT n, (SELECT array_agg(substr(md5(w::text), 1, 4 + w % 8)) FROM generate_series(1, n) w) AS words
+    FROM unnest(ARRAY[1, 10, 100, 1000, 2000, 4000, 8000, 10000]) n;
+CREATE TEMP TABLE haystack_1mb AS SELECT string_agg(md5(i::text), '') AS t FROM generate_series(1, 32768) i;
+-- values of 1 MB to $SCALE_MAX_MB MB, stored uncompressed out of line: 1 MB of pseudo-random bytes repeated
+CREATE TEMP TABLE block_1mb AS SELECT decode(string_agg(md5(i::text), '' ORDER BY i), 'hex') AS b FROM generate_series(1, 65536) i;
+CREATE TEMP TABLE blobs (mb int, data bytea);
+ALTER TABLE blobs ALTER COLUMN data SET STORAGE EXTERNAL;
+INSERT INTO blobs SELECT mb, (SELECT string_agg(b, ''::bytea) FROM block_1mb, generate_series(1, mb)) FROM unnest(ARRAY[$blob_sizes]) mb;
+CREATE TEMP TABLE texts_mb AS
+    SELECT mb, repeat((SELECT string_agg(md5(i::text), ' ') FROM generate_series(1, 31776) i), mb) AS t
+    FROM unnest(ARRAY[$blob_sizes]) mb WHERE mb <= 256;
+
+CREATE TEMP TABLE scale (ord int PRIMARY KEY, family text, size text, unit text, units bigint, query text,
+                         parameter text, best_ms double precision);
+INSERT INTO scale (ord, family, size, unit, units, query, parameter) VALUES $scale_sql;
+
+DO \$scale\$
+DECLARE
+    r record;
+    t0 timestamptz;
+    ms double precision;
+    discard record;
+    argument text[];
+BEGIN
+    FOR round IN 1..3 LOOP
+        FOR r IN SELECT ord, query, parameter FROM scale ORDER BY ord LOOP
+            t0 := clock_timestamp();
+            IF r.parameter = '' THEN
+                EXECUTE r.query INTO discard;
+            ELSE
+                EXECUTE r.parameter INTO argument;
+                t0 := clock_timestamp();
+                EXECUTE r.query INTO discard USING argument;
+            END IF;
+            ms := 1000 * extract(epoch FROM clock_timestamp() - t0);
+            UPDATE scale SET best_ms = least(best_ms, ms) WHERE ord = r.ord;
+        END LOOP;
+    END LOOP;
+END
+\$scale\$;
+
+\pset footer off
+\echo
+SELECT family, size, to_char(best_ms, 'FM999990.0') AS "best ms",
+       to_char(1e6 * best_ms / units, 'FM999999990.0') || ' ns / ' || unit AS "per unit",
+       coalesce(to_char((best_ms / units) / lag(best_ms / units) OVER w, 'FM990.00'), '-') AS "ratio to previous size",
+       CASE WHEN (best_ms / units) / lag(best_ms / units) OVER w > 1.3 THEN 'finding' ELSE '' END AS note
+FROM scale WINDOW w AS (PARTITION BY family ORDER BY ord)
+ORDER BY ord;
 SQL
 exit 0
