@@ -26,12 +26,17 @@ public:
     std::size_t size() const noexcept { return characters_.size(); }
     std::u32string_view characters() const noexcept { return characters_; }
     const Divisor& divisor() const noexcept { return divisor_; }
+    // The characters as bytes when every one is ASCII (the same bytes in every server encoding), else empty.
+    std::string_view ascii() const noexcept { return ascii_; }
 
     void append(std::string& out, std::size_t digit) const { utf8::append(out, characters_[digit]); }
 
     // Appends the characters of digits[(i + rotation) % count] for i = 0..count-1; count <= 64, rotation < count.
     void append_digits(std::string& out, const std::uint32_t* digits, std::size_t count,
                        std::size_t rotation = 0) const;
+
+    // The digit of a character, or CodePointIndex::npos if it is not in the alphabet.
+    std::uint32_t digit(char32_t character) const noexcept { return index_.find(character); }
 
     // The digit of each character of `text`, in order; nothing if one is not in the alphabet or not UTF-8.
     template <class Visit>

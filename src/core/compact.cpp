@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <array>
+#include <cstring>
 
 #include "core/compact.hpp"
 #include "core/error.hpp"
@@ -34,6 +36,22 @@ bool accumulate(std::uint64_t& value, std::uint32_t digit, std::uint64_t base, s
     if (value > (max - digit) / base) return false;
     value = value * base + digit;
     return true;
+}
+
+// The 6-bit groups of `bytes`, most significant first, a last partial group padded with zero bits.
+template <class Emit>
+void for_each_sextet(std::span<const std::uint8_t> bytes, Emit&& emit) {
+    std::uint32_t buffer = 0;
+    int bits = 0;
+    for (const std::uint8_t byte : bytes) {
+        buffer = (buffer << 8) | byte;
+        bits += 8;
+        while (bits >= 6) {
+            bits -= 6;
+            emit((buffer >> bits) & 63);
+        }
+    }
+    if (bits > 0) emit((buffer << (6 - bits)) & 63);
 }
 
 }  // namespace
@@ -79,42 +97,51 @@ std::optional<std::uint64_t> unmixup(std::string_view code, const Alphabet& alph
 }
 
 void pack6(std::span<const std::uint8_t> bytes, const Alphabet& alphabet, std::string& out) {
-    std::uint32_t digits[64];
-    std::size_t count = 0;
-    std::uint32_t buffer = 0;
-    int bits = 0;
-    for (const std::uint8_t byte : bytes) {
-        buffer = (buffer << 8) | byte;
-        bits += 8;
-        while (bits >= 6) {
-            bits -= 6;
-            digits[count++] = (buffer >> bits) & 63;
-            if (count == std::size(digits)) {
-                alphabet.append_digits(out, digits, count);
-                count = 0;
-            }
-        }
+    if (!alphabet.ascii().empty()) {
+        const std::size_t at = out.size();
+        out.resize(at + packed_length(bytes.size()));
+        pack6_ascii(bytes, alphabet.ascii(), std::span<char>(out).subspan(at));
+        return;
     }
-    if (bits > 0) digits[count++] = (buffer << (6 - bits)) & 63;
-    alphabet.append_digits(out, digits, count);
+    for_each_sextet(bytes, [&](std::uint32_t digit) { alphabet.append(out, digit); });
+}
+
+void pack6_ascii(std::span<const std::uint8_t> bytes, std::string_view ascii_alphabet, std::span<char> out) noexcept {
+    std::size_t written = 0;
+    for_each_sextet(bytes, [&](std::uint32_t digit) { out[written++] = ascii_alphabet[digit]; });
 }
 
 bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uint8_t> bytes) {
-    const std::size_t characters = (bytes.size() * 8 + 5) / 6;
+    std::uint32_t digits[64];
+    const std::size_t characters = packed_length(bytes.size());
+    if (characters > std::size(digits)) return false;
     std::size_t count = 0;
-    std::size_t written = 0;
+    if (!alphabet.ascii().empty()) {
+        // One byte per character: every digit is looked up, and an unknown one (npos) noticed once at the end.
+        if (text.size() != characters) return false;
+        std::uint32_t unknown = 0;
+        for (const char c : text) unknown |= digits[count++] = alphabet.digit(static_cast<unsigned char>(c));
+        if ((unknown >> 6) != 0) return false;  // digits of a 64-character alphabet are below 64
+    } else if (!alphabet.for_each_digit(text,
+                                        [&](std::uint32_t digit) {
+                                            if (count < characters) digits[count] = digit;
+                                            ++count;
+                                        }) ||
+               count != characters) {
+        return false;
+    }
     std::uint32_t buffer = 0;
     int bits = 0;
-    const bool known = alphabet.for_each_digit(text, [&](std::uint32_t digit) {
-        if (++count > characters) return;
-        buffer = (buffer << 6) | digit;
+    std::size_t written = 0;
+    for (std::size_t i = 0; i < characters; ++i) {
+        buffer = (buffer << 6) | digits[i];
         bits += 6;
-        if (bits >= 8 && written < bytes.size()) {
+        if (bits >= 8) {
             bits -= 8;
             bytes[written++] = static_cast<std::uint8_t>(buffer >> bits);
         }
-    });
-    return known && count == characters && written == bytes.size() && (buffer & ((1u << bits) - 1)) == 0;
+    }
+    return (buffer & ((1u << bits) - 1)) == 0;
 }
 
 bool parse_hex(std::string_view hex, std::span<std::uint8_t> bytes) {
@@ -130,11 +157,20 @@ bool parse_hex(std::string_view hex, std::span<std::uint8_t> bytes) {
 }
 
 void append_hex(std::span<const std::uint8_t> bytes, std::string& out) {
-    static constexpr char digits[] = "0123456789abcdef";
-    for (const std::uint8_t byte : bytes) {
-        out.push_back(digits[byte >> 4]);
-        out.push_back(digits[byte & 15]);
-    }
+    const std::size_t at = out.size();
+    out.resize(at + 2 * bytes.size());
+    write_hex(bytes, std::span<char>(out).subspan(at));
+}
+
+void write_hex(std::span<const std::uint8_t> bytes, std::span<char> out) noexcept {
+    // Both digits of a byte at once.
+    static constexpr auto pairs = [] {
+        constexpr char digits[] = "0123456789abcdef";
+        std::array<std::array<char, 2>, 256> table{};
+        for (std::size_t b = 0; b < table.size(); ++b) table[b] = {digits[b >> 4], digits[b & 15]};
+        return table;
+    }();
+    for (std::size_t i = 0; i < bytes.size(); ++i) std::memcpy(&out[2 * i], pairs[bytes[i]].data(), 2);
 }
 
 std::array<std::string, 4> shortcode_candidates(std::string_view url, int length, std::int64_t attempt,

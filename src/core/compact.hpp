@@ -29,6 +29,10 @@ std::optional<std::uint64_t> unmixup(std::string_view code, const Alphabet& alph
 // Bytes as characters of a 64-character alphabet, 6 bits each, most significant first; a last partial group is
 // padded with zero bits (RFC 4648 base64 without '=' when given its alphabet).
 void pack6(std::span<const std::uint8_t> bytes, const Alphabet& alphabet, std::string& out);
+// How many characters pack6 gives for `bytes` bytes.
+constexpr std::size_t packed_length(std::size_t bytes) { return (bytes * 8 + 5) / 6; }
+// pack6 for an alphabet of ASCII characters (Alphabet::ascii()), into exactly packed_length(bytes.size()) bytes.
+void pack6_ascii(std::span<const std::uint8_t> bytes, std::string_view ascii_alphabet, std::span<char> out) noexcept;
 // The inverse: false unless `text` has exactly the right number of characters, all in the alphabet, with zero
 // padding bits (so each byte string has one text).
 bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uint8_t> bytes);
@@ -36,6 +40,8 @@ bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uin
 // Exactly 2 * bytes.size() hex digits, either case.
 bool parse_hex(std::string_view hex, std::span<std::uint8_t> bytes);
 void append_hex(std::span<const std::uint8_t> bytes, std::string& out);
+// Lowercase hex digits of `bytes` into exactly 2 * bytes.size() characters.
+void write_hex(std::span<const std::uint8_t> bytes, std::span<char> out) noexcept;
 
 inline constexpr int max_shortcode_length = 8;
 

@@ -52,6 +52,30 @@ void parse_object_id(const text* value, std::span<std::uint8_t, object_id_bytes>
                         errdetail("An ObjectId is 24 hexadecimal digits.")));
 }
 
+// objectid_compress and uuid_compress: the bytes as 6-bit characters of the alphabet argument (64 characters).
+Datum packed_text(FunctionCallInfo fcinfo, std::span<const std::uint8_t> bytes, const char* family) {
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, family, 64);
+    if (!alphabet.ascii().empty())
+        PG_RETURN_TEXT_P(ascii_text(packed_length(bytes.size()),
+                                    [&](std::span<char> out) noexcept { pack6_ascii(bytes, alphabet.ascii(), out); }));
+    guarded([&](StopToken) {
+        site.text.clear();
+        pack6(bytes, alphabet, site.text);
+    });
+    PG_RETURN_TEXT_P(text_from_utf8(site.text));
+}
+
+// objectid_decompress and uuid_decompress: the bytes of the compressed argument; false when it is malformed.
+bool unpacked(FunctionCallInfo fcinfo, std::span<std::uint8_t> bytes, const char* family) {
+    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
+    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, family, 64);
+    const std::optional<std::string_view> compressed = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    bool valid = false;
+    guarded([&](StopToken) { valid = compressed && unpack6(*compressed, alphabet, bytes); });
+    return valid;
+}
+
 // base62_encode and base62_mixup: (number bigint, alphabet text) → text.
 Datum number_to_code(FunctionCallInfo fcinfo, void (*encode)(std::uint64_t, const Alphabet&, std::string&)) {
     const std::uint64_t number = non_negative_bigint(fcinfo, 0);
@@ -81,29 +105,14 @@ Datum code_to_number(FunctionCallInfo fcinfo,
 IDCODEC_SQL_FUNCTION(idcodec_objectid_compress) {
     std::array<std::uint8_t, object_id_bytes> bytes;
     parse_object_id(PG_GETARG_TEXT_PP(0), bytes);
-    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
-    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "objectid", 64);
-    guarded([&](StopToken) {
-        site.text.clear();
-        pack6(bytes, alphabet, site.text);
-    });
-    PG_RETURN_TEXT_P(text_from_utf8(site.text));
+    return packed_text(fcinfo, bytes, "objectid");
 }
 
 // objectid_decompress(compressed text, alphabet text) → text; NULL when malformed
 IDCODEC_SQL_FUNCTION(idcodec_objectid_decompress) {
-    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
-    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "objectid", 64);
-    const std::optional<std::string_view> compressed = id_as_utf8(PG_GETARG_TEXT_PP(0));
-    bool valid = false;
-    guarded([&](StopToken) {
-        std::array<std::uint8_t, object_id_bytes> bytes;
-        site.text.clear();
-        valid = compressed && unpack6(*compressed, alphabet, bytes);
-        if (valid) append_hex(bytes, site.text);
-    });
-    if (!valid) PG_RETURN_NULL();
-    PG_RETURN_TEXT_P(text_from_utf8(site.text));
+    std::array<std::uint8_t, object_id_bytes> bytes;
+    if (!unpacked(fcinfo, bytes, "objectid")) PG_RETURN_NULL();
+    PG_RETURN_TEXT_P(ascii_text(2 * bytes.size(), [&](std::span<char> out) noexcept { write_hex(bytes, out); }));
 }
 
 // objectid_timestamp(objectid text) → timestamptz
@@ -116,26 +125,12 @@ IDCODEC_SQL_FUNCTION(idcodec_objectid_timestamp) {
 }
 
 // uuid_compress(u uuid, alphabet text) → text
-IDCODEC_SQL_FUNCTION(idcodec_uuid_compress) {
-    const pg_uuid_t* uuid = PG_GETARG_UUID_P(0);
-    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
-    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "uuid", 64);
-    guarded([&](StopToken) {
-        site.text.clear();
-        pack6(uuid->data, alphabet, site.text);
-    });
-    PG_RETURN_TEXT_P(text_from_utf8(site.text));
-}
+IDCODEC_SQL_FUNCTION(idcodec_uuid_compress) { return packed_text(fcinfo, PG_GETARG_UUID_P(0)->data, "uuid"); }
 
 // uuid_decompress(compressed text, alphabet text) → uuid; NULL when malformed
 IDCODEC_SQL_FUNCTION(idcodec_uuid_decompress) {
-    AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
-    const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "uuid", 64);
-    const std::optional<std::string_view> compressed = id_as_utf8(PG_GETARG_TEXT_PP(0));
     auto* uuid = static_cast<pg_uuid_t*>(palloc(sizeof(pg_uuid_t)));
-    bool valid = false;
-    guarded([&](StopToken) { valid = compressed && unpack6(*compressed, alphabet, uuid->data); });
-    if (!valid) PG_RETURN_NULL();
+    if (!unpacked(fcinfo, uuid->data, "uuid")) PG_RETURN_NULL();
     PG_RETURN_UUID_P(uuid);
 }
 

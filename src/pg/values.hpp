@@ -29,6 +29,17 @@ std::optional<std::string_view> id_as_utf8(const text* value);
 // A text value from UTF-8, converted to the database encoding where that differs.
 text* text_from_utf8(std::string_view utf8);
 
+// A text value of `length` ASCII characters written in place by write(std::span<char>), which must not throw: ASCII
+// is the same bytes in every server encoding, so nothing is converted or copied.
+template <class Write>
+text* ascii_text(std::size_t length, Write&& write) {
+    static_assert(noexcept(write(std::span<char>())), "ascii_text writes outside the exception bridge");
+    auto* result = static_cast<text*>(palloc(VARHDRSZ + length));
+    SET_VARSIZE(result, VARHDRSZ + length);
+    write(std::span<char>(VARDATA(result), length));
+    return result;
+}
+
 // An error message from the core (UTF-8, NUL-terminated) in the database encoding. A character that encoding
 // cannot hold becomes '?': reporting an error must not raise another.
 const char* message_from_utf8(const char* utf8);
