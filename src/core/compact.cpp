@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/compact.hpp"
+#include "core/digits.hpp"
 #include "core/error.hpp"
 #include "core/md5.hpp"
 
@@ -30,13 +31,6 @@ constexpr std::array<std::int8_t, 256> hex_values = [] {
     for (int i = 0; i < 6; ++i) values['a' + i] = values['A' + i] = static_cast<std::int8_t>(10 + i);
     return values;
 }();
-
-// Appends a value's digits, checking for overflow beyond `max`.
-bool accumulate(std::uint64_t& value, std::uint32_t digit, std::uint64_t base, std::uint64_t max) {
-    if (value > (max - digit) / base) return false;
-    value = value * base + digit;
-    return true;
-}
 
 // The 6-bit groups of `bytes`, most significant first, a last partial group padded with zero bits.
 template <class Emit>
@@ -66,7 +60,7 @@ std::optional<std::uint64_t> decode_number(std::string_view code, const Alphabet
     std::uint64_t value = 0;
     bool fits = true;
     const bool known = alphabet.for_each_digit(
-        code, [&](std::uint32_t digit) { fits = fits && accumulate(value, digit, alphabet.size(), max); });
+        code, [&](std::uint32_t digit) { fits = fits && append_digit(value, alphabet.size(), digit, max); });
     if (!known || !fits) return std::nullopt;
     return value;
 }
@@ -92,7 +86,7 @@ std::optional<std::uint64_t> unmixup(std::string_view code, const Alphabet& alph
     const std::size_t shift = sum % count;
     std::uint64_t value = 0;
     for (std::size_t i = 0; i < count; ++i)
-        if (!accumulate(value, digits[(i + count - shift) % count], alphabet.size(), max)) return std::nullopt;
+        if (!append_digit(value, alphabet.size(), digits[(i + count - shift) % count], max)) return std::nullopt;
     return value;
 }
 

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "core/digits.hpp"
 #include "core/error.hpp"
 #include "core/hashids.hpp"
 #include "core/keyed_shuffle.hpp"
@@ -276,8 +277,7 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, St
         }
         const std::uint64_t base = step->alphabet.size();
         const std::uint64_t digit = step->position_of[symbol];
-        if (value > (UINT64_MAX - digit) / base) return false;
-        value = value * base + digit;
+        if (!append_digit(value, base, digit)) return false;
         ++digit_count;
     }
     if (digit_count == 0) return false;

@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "core/ascii.hpp"
+#include "core/digits.hpp"
 #include "core/error.hpp"
 #include "core/sqids.hpp"
 #include "core/utf8.hpp"
@@ -180,11 +181,10 @@ void Sqids::decode(std::string_view id, std::vector<std::uint64_t>& numbers, boo
         std::uint64_t value = 0;
         for (const char c : chunk) {
             const std::uint64_t digit = step->position[static_cast<unsigned char>(c)] - 1u;
-            if (value > (UINT64_MAX - digit) / base) {
+            if (!append_digit(value, base, digit)) {
                 numbers.clear();
                 return;
             }
-            value = value * base + digit;
         }
         numbers.push_back(value);
         if (separator == std::string_view::npos) break;
