@@ -161,6 +161,7 @@ fi
 # ratio above 1.3 is a finding. Queries take their variable argument as a parameter ($1), as an application's
 # prepared statement would, so it is a constant of the query like a literal.
 SCALE_MAX_MB=${BENCH_SCALE_MAX_MB:-1000}
+SCALE_ROUNDS=${BENCH_SCALE_ROUNDS:-5}
 scale_rows=()   # family | size | unit | units | query | parameter (an SQL expression, or empty)
 for n in 1 2 4 8 16 32 64 128 256 512 1024; do
     calls=$((131072 / n))
@@ -191,7 +192,7 @@ done
 scale_sql=$(IFS=','; echo "${scale_values[*]}")
 blob_sizes=$(printf '%s\n' 1 2 4 8 16 32 64 128 256 512 1000 | awk -v max="$SCALE_MAX_MB" '$1 <= max' | paste -sd, -)
 
-log "scaling: ${#scale_rows[@]} queries at doubling sizes (up to $SCALE_MAX_MB MB), best of 3"
+log "scaling: ${#scale_rows[@]} queries at doubling sizes (up to $SCALE_MAX_MB MB), best of $SCALE_ROUNDS"
 psql -X -q -v ON_ERROR_STOP=1 <<SQL
 SET client_min_messages = warning;
 SET max_parallel_workers_per_gather = 0;
@@ -228,7 +229,7 @@ DECLARE
     discard record;
     argument text[];
 BEGIN
-    FOR round IN 1..3 LOOP
+    FOR round IN 1..$SCALE_ROUNDS LOOP
         FOR r IN SELECT ord, query, parameter FROM scale ORDER BY ord LOOP
             t0 := clock_timestamp();
             IF r.parameter = '' THEN
