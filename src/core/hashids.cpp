@@ -44,19 +44,26 @@ int hex_value(char c) {
     return -1;
 }
 
+// The key of a step's shuffle: the lottery character, the salt and the alphabet before the step, read in place.
+struct StepKey {
+    char32_t lottery;
+    std::u32string_view salt;
+    std::u32string_view before;
+
+    std::size_t size() const noexcept { return 1 + salt.size() + before.size(); }
+    char32_t operator[](std::size_t k) const noexcept {
+        return k == 0 ? lottery : k <= salt.size() ? salt[k - 1] : before[k - 1 - salt.size()];
+    }
+};
+
 }  // namespace
 
 auto Hashids::walk(std::size_t lottery) const {
     return steps_.walk(lottery, [this, lottery](const Step* previous) {
         const std::u32string_view before = previous != nullptr ? previous->alphabet : alphabet_;
-        std::u32string key;
-        key.reserve(1 + salt_.size() + before.size());
-        key.push_back(alphabet_[lottery]);
-        key += salt_;
-        key += before;
-
         Step step;
-        step.alphabet = keyed_shuffled(std::u32string(before), key);
+        step.alphabet.assign(before);
+        keyed_shuffle(std::span<char32_t>(step.alphabet), StepKey{alphabet_[lottery], salt_, before});
         step.position_of.resize(step.alphabet.size());
         for (std::uint32_t i = 0; i < step.alphabet.size(); ++i) step.position_of[symbols_.find(step.alphabet[i])] = i;
         return step;
