@@ -34,7 +34,7 @@ RabinKarpSearch::RabinKarpSearch(std::span<const std::span<const std::uint8_t>> 
         auto width = std::find_if(widths_.begin(), widths_.end(),
                                   [&](const Width& w) { return w.length == needles_[i].size(); });
         if (width == widths_.end())
-            width = widths_.insert(widths_.end(), {needles_[i].size(), RabinKarp(needles_[i].size()), {}});
+            width = widths_.insert(widths_.end(), {needles_[i].size(), RabinKarp(needles_[i].size()), {}, {}});
         width->needles.emplace(RabinKarp(needles_[i].size()).start(needles_[i]), i);
     }
     for (Width& width : widths_) width.build_filter();

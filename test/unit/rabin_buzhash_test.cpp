@@ -100,6 +100,12 @@ void expect_invalid(F&& f, const std::string& needle) {
     }
 }
 
+// Each of the settings refused by the chunker's constructor, with a message containing the text given with it.
+template <class ChunkerType>
+void expect_refused(std::initializer_list<std::pair<ChunkerSettings, const char*>> cases) {
+    for (const auto& [settings, message] : cases) expect_invalid([&] { ChunkerType chunker(settings); }, message);
+}
+
 // On data other than the vectors' (random, and random with a long run): streaming (lookahead() bytes at a time)
 // gives the whole-buffer chunks, and no chunk is longer than max_size, for each seed and each of the settings.
 template <class ChunkerType>
@@ -236,43 +242,21 @@ TEST(RabinHash, RollingEqualsFreshComputation) {
 }
 
 TEST(RabinChunker, ParameterErrors) {
-    expect_invalid([] { std::make_unique<RabinChunker>(ChunkerSettings{512, 1024, 8192, 0, 32}); }, "window_size");
-    expect_invalid(
-        [] {
-            std::make_unique<RabinChunker>(ChunkerSettings{63, 1024, 8192, 0, 0});
-        },
-        "min_size must be at least 64");
-    expect_invalid(
-        [] {
-            std::make_unique<RabinChunker>(ChunkerSettings{512, 1000, 8192, 0, 0});
-        },
-        "avg_size must be a power of two");
-    expect_invalid(
-        [] {
-            std::make_unique<RabinChunker>(ChunkerSettings{512, 0, 8192, 0, 0});
-        },
-        "avg_size must be a power of two");
-    expect_invalid(
-        [] {
-            std::make_unique<RabinChunker>(ChunkerSettings{2048, 1024, 8192, 0, 0});
-        },
-        "min_size <= avg_size <= max_size");
-    expect_invalid(
-        [] {
-            std::make_unique<RabinChunker>(ChunkerSettings{512, 16384, 8192, 0, 0});
-        },
-        "min_size <= avg_size <= max_size");
-    expect_invalid(
-        [] {
-            std::make_unique<RabinChunker>(ChunkerSettings{512, 1024, (std::size_t{1} << 30) + 1, 0, 0});
-        },
-        "max_size");
-    expect_invalid([] { std::make_unique<RabinHash>(0, 0); }, "window_size must be between 1 and 1048576");
-    expect_invalid([] { std::make_unique<RabinHash>((1u << 20) + 1, 0); }, "window_size");
+    expect_refused<RabinChunker>({
+        {{512, 1024, 8192, 0, 32}, "window_size"},
+        {{63, 1024, 8192, 0, 0}, "min_size must be at least 64"},
+        {{512, 1000, 8192, 0, 0}, "avg_size must be a power of two"},
+        {{512, 0, 8192, 0, 0}, "avg_size must be a power of two"},
+        {{2048, 1024, 8192, 0, 0}, "min_size <= avg_size <= max_size"},
+        {{512, 16384, 8192, 0, 0}, "min_size <= avg_size <= max_size"},
+        {{512, 1024, (std::size_t{1} << 30) + 1, 0, 0}, "max_size"},
+    });
+    expect_invalid([] { RabinHash(0, 0); }, "window_size must be between 1 and 1048576");
+    expect_invalid([] { RabinHash((1u << 20) + 1, 0); }, "window_size");
     expect_invalid([] { RabinHash(4, 0).start(Bytes{1, 2, 3}); }, "exactly window_size bytes");
-    const auto chunker = std::make_unique<RabinChunker>(ChunkerSettings{512, 1024, 8192, 0, 0});
-    expect_invalid([&] { chunker->cut(Bytes(8191), false); }, "lookahead");
-    EXPECT_NO_THROW(std::make_unique<RabinChunker>(ChunkerSettings{64, 64, 64, 0, 64}));
+    const RabinChunker chunker({512, 1024, 8192, 0, 0});
+    expect_invalid([&] { chunker.cut(Bytes(8191), false); }, "lookahead");
+    EXPECT_NO_THROW(RabinChunker({64, 64, 64, 0, 64}));
 }
 
 // ---- borg buzhash -------------------------------------------------------------------------------------------
@@ -370,60 +354,24 @@ TEST(BuzhashHash, RollingEqualsFreshComputation) {
 }
 
 TEST(BuzhashChunker, ParameterErrors) {
-    expect_invalid(
-        [] {
-            std::make_unique<BuzhashChunker>(ChunkerSettings{1000, 4096, 65536, 0, 0});
-        },
-        "min_size must be a power of two");
-    expect_invalid(
-        [] {
-            std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4000, 65536, 0, 0});
-        },
-        "avg_size must be a power of two");
-    expect_invalid(
-        [] {
-            std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 65535, 0, 0});
-        },
-        "max_size must be a power of two");
-    expect_invalid(
-        [] {
-            std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 1u << 25, 0, 0});
-        },
-        "at most 16777216");
-    expect_invalid(
-        [] {
-            std::make_unique<BuzhashChunker>(ChunkerSettings{4096, 1024, 65536, 0, 0});
-        },
-        "min_size <= avg_size <= max_size");
-    expect_invalid(
-        [] {
-            std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 1u << 17, 65536, 0, 0});
-        },
-        "min_size <= avg_size <= max_size");
-    expect_invalid(
-        [] {
-            std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 4096, 0, 0});
-        },
-        "min_size + window_size + 1 <= max_size");
-    expect_invalid(
-        [] {
-            std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 65536, 0, (1u << 20) + 1});
-        },
-        "window_size");
-    expect_invalid([] { std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 65536, 1ull << 32, 0}); }, "seed");
-    expect_invalid(
-        [] {
-            std::make_unique<BuzhashChunker>(
-                ChunkerSettings{1024, 4096, 65536, static_cast<std::uint64_t>(-(1ll << 31) - 1), 0});
-        },
-        "between -2147483648 and 4294967295");
-    expect_invalid([] { std::make_unique<BuzhashHash>(0, 0); }, "window_size must be between 1 and 1048576");
-    expect_invalid([] { std::make_unique<BuzhashHash>(64, 1ull << 40); }, "seed");
+    expect_refused<BuzhashChunker>({
+        {{1000, 4096, 65536, 0, 0}, "min_size must be a power of two"},
+        {{1024, 4000, 65536, 0, 0}, "avg_size must be a power of two"},
+        {{1024, 4096, 65535, 0, 0}, "max_size must be a power of two"},
+        {{1024, 4096, 1u << 25, 0, 0}, "at most 16777216"},
+        {{4096, 1024, 65536, 0, 0}, "min_size <= avg_size <= max_size"},
+        {{1024, 1u << 17, 65536, 0, 0}, "min_size <= avg_size <= max_size"},
+        {{1024, 4096, 4096, 0, 0}, "min_size + window_size + 1 <= max_size"},
+        {{1024, 4096, 65536, 0, (1u << 20) + 1}, "window_size"},
+        {{1024, 4096, 65536, 1ull << 32, 0}, "seed"},
+        {{1024, 4096, 65536, static_cast<std::uint64_t>(-(1ll << 31) - 1), 0}, "between -2147483648 and 4294967295"},
+    });
+    expect_invalid([] { BuzhashHash(0, 0); }, "window_size must be between 1 and 1048576");
+    expect_invalid([] { BuzhashHash(64, 1ull << 40); }, "seed");
     expect_invalid([] { BuzhashHash(4, 0).start(Bytes{1, 2, 3}); }, "exactly window_size bytes");
-    const auto chunker = std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 65536, 0, 0});
-    expect_invalid([&] { chunker->cut(Bytes(65535), false); }, "lookahead");
-    EXPECT_NO_THROW(
-        std::make_unique<BuzhashChunker>(ChunkerSettings{1024, 4096, 65536, static_cast<std::uint64_t>(-5), 0}));
+    const BuzhashChunker chunker({1024, 4096, 65536, 0, 0});
+    expect_invalid([&] { chunker.cut(Bytes(65535), false); }, "lookahead");
+    EXPECT_NO_THROW(BuzhashChunker({1024, 4096, 65536, static_cast<std::uint64_t>(-5), 0}));
 }
 
 }  // namespace
