@@ -70,3 +70,10 @@ SELECT n, e.result = concat_ws(' ', hashids_encode(1, s.salt), hashids_decode_on
                                (SELECT count(*) FROM cdc_chunks(decode(repeat(md5('x'), 200), 'hex'), 'fastcdc',
                                                                 s.min_size, 256, 1024))) AS same
 FROM setting s JOIN expected e USING (n) ORDER BY n;
+
+-- NULL window_size (the algorithm's own window) and an explicit 0 (refused) are different settings: the second
+-- row of one call site must not reuse the chunker the first prepared
+\set VERBOSITY terse
+SELECT w, (SELECT count(*) FROM cdc_chunks(decode(repeat(md5('x'), 200), 'hex'), 'moving_sum', 64, 64, 128,
+                                            window_size => w)) AS chunks
+FROM (VALUES (1, NULL::int), (2, 0)) AS t(n, w) ORDER BY n;

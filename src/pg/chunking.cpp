@@ -55,7 +55,8 @@ const Chunker& chunker_argument(FunctionCallInfo fcinfo) {
                                      PG_GETARG_INT64(5),
                                      PG_ARGISNULL(6) ? std::nullopt : std::optional<int64>(PG_GETARG_INT32(6)),
                                      PG_NARGS() > normalization_argument ? PG_GETARG_INT32(normalization_argument) : 1};
-    const int64 window = arguments.window_size.value_or(0);
+    // NULL (the algorithm's own window) must not share a key with an explicit 0, which is refused.
+    const int64 window = arguments.window_size.value_or(INT64_MIN);
     const std::string_view settings[] = {raw_bytes(algorithm),
                                          key_part(arguments.min_size),
                                          key_part(arguments.avg_size),
