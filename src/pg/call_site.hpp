@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <new>
 #include <span>
@@ -49,15 +50,15 @@ struct CallSite {
     }
 };
 
-// Whether arguments first..last (those the call passes) are the same in every call of this call site: constants
-// of the expression (defaults included). Query parameters are not: PL/pgSQL evaluates an expression again and again
-// with the same call site while its variables, which are parameters, change.
-inline bool fixed_arguments(FunctionCallInfo fcinfo, int first, int last) {
+// Whether the settings arguments (those of them the call passes) are the same in every call of this call site:
+// constants of the expression, defaults included. Query parameters are not: PL/pgSQL evaluates an expression again
+// and again with the same call site while its variables, which are parameters, change.
+inline bool fixed_arguments(FunctionCallInfo fcinfo, std::initializer_list<int> settings_arguments) {
     const Node* call = fcinfo->flinfo->fn_expr;
     if (call == nullptr || !IsA(call, FuncExpr)) return false;
     const List* arguments = castNode(FuncExpr, call)->args;
-    for (int i = first; i <= last && i < PG_NARGS(); ++i)
-        if (i >= list_length(arguments) || !IsA(list_nth(arguments, i), Const)) return false;
+    for (const int i : settings_arguments)
+        if (i < PG_NARGS() && (i >= list_length(arguments) || !IsA(list_nth(arguments, i), Const))) return false;
     return true;
 }
 

@@ -66,8 +66,7 @@ const Chunker& chunker_argument(FunctionCallInfo fcinfo) {
                                          key_part(arguments.normalization)};
     if (!site.matches(settings)) {
         const std::string_view name = utf8_of(algorithm);
-        const bool fixed =
-            fixed_arguments(fcinfo, 1, 6) && fixed_arguments(fcinfo, normalization_argument, normalization_argument);
+        const bool fixed = fixed_arguments(fcinfo, {1, 2, 3, 4, 5, 6, normalization_argument});
         site.bind(settings, fixed, [&](StopToken) { return PreparedChunker{make_chunker(name, arguments)}; });
     }
     return *site.config->chunker;

@@ -35,7 +35,7 @@ const Alphabet& alphabet_argument(FunctionCallInfo fcinfo, AlphabetSite& site, i
     const std::string_view settings[] = {family, raw_bytes(alphabet)};
     if (!site.matches(settings)) {
         const std::string_view utf8 = utf8_of(alphabet);
-        site.bind(settings, fixed_arguments(fcinfo, argument, argument), [&](StopToken) {
+        site.bind(settings, fixed_arguments(fcinfo, {argument}), [&](StopToken) {
             Alphabet prepared(utf8, family);
             if (exact_size != 0) prepared.require_size(exact_size);
             return prepared;

@@ -39,7 +39,7 @@ HashidsCall hashids_call(FunctionCallInfo fcinfo, int first) {
     if (!site.matches(settings)) {
         const std::string_view salt_utf8 = salt != nullptr ? utf8_of(salt) : std::string_view();
         const std::string_view alphabet_utf8 = alphabet != nullptr ? utf8_of(alphabet) : Hashids::default_alphabet;
-        const bool fixed = fixed_arguments(fcinfo, first, first) && fixed_arguments(fcinfo, first + 2, first + 2);
+        const bool fixed = fixed_arguments(fcinfo, {first, first + 2});  // salt and alphabet
         site.bind(settings, fixed, [&](StopToken stop) { return Hashids(salt_utf8, alphabet_utf8, stop); });
     }
     return {site, *site.config, min_length};

@@ -40,7 +40,7 @@ const Sqids& sqids_for(FunctionCallInfo fcinfo, SqidsSite& site, int first) {
         const std::string_view alphabet_utf8 = utf8_of(alphabet);
         std::optional<std::span<const std::string_view>> words;
         if (blocklist != nullptr) words = text_elements(blocklist, "sqids blocklist", TextForm::utf8);
-        site.bind(settings, fixed_arguments(fcinfo, first, first + 2),
+        site.bind(settings, fixed_arguments(fcinfo, {first, first + 1, first + 2}),
                   [&](StopToken stop) { return Sqids(alphabet_utf8, min_length, words, stop); });
     }
     return *site.config;
