@@ -72,7 +72,7 @@ check-boundary:
 
 # The C++ style of .clang-format, over src/ and test/ (`make format` applies it).
 FORMAT_FILES = $(wildcard src/*/*.cpp src/*/*.hpp test/unit/*.cpp test/unit/*.hpp test/fuzz/*.cpp test/fuzz/*.hpp \
-	test/bench/*.cpp test/chaos/*.cpp test/boundary/*.cpp)
+	test/bench/*.cpp test/bench/peers/*.cpp test/chaos/*.cpp test/boundary/*.cpp)
 check-format:
 	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format: $(words $(FORMAT_FILES)) files as .clang-format says"
 format:
@@ -134,10 +134,16 @@ $(BUILD)/core_bench: $(BENCH_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp test/u
 	@mkdir -p $(BUILD)
 	$(CXX) $(CXXSTD) -O3 -DNDEBUG -Isrc -Itest $(CORE_ONLY) -o $@ $(BENCH_SRCS) $(CORE_SRCS) -lbenchmark -lpthread
 
-# Core throughput (Google Benchmark), then the SQL ratios in one session: on the server PGHOST names (with idcodec
-# installed there), else on a throwaway cluster of the temporary installation (scripts/setup.sh).
-bench: $(BUILD)/core_bench
+$(BUILD)/chunker_speed: test/bench/peers/chunker_speed.cpp $(CORE_SRCS) $(wildcard src/core/*.hpp)
+	@mkdir -p $(BUILD)
+	$(CXX) $(CXXSTD) -O2 -DNDEBUG -Isrc $(CORE_ONLY) -o $@ $< $(CORE_SRCS)
+
+# Core throughput (Google Benchmark), the rabin and buzhash chunkers beside restic's and borg's, then the SQL ratios
+# in one session: on the server PGHOST names (with idcodec installed there), else on a throwaway cluster of the
+# temporary installation (scripts/setup.sh).
+bench: $(BUILD)/core_bench $(BUILD)/chunker_speed
 	$(BUILD)/core_bench --benchmark_min_time=1
+	BUILD=$(BUILD) bash test/bench/peers/run.sh
 	bash test/bench/run.sh
 
 .PHONY: unit unit-asan fuzz bench check-locale-free check-boundary check-format format chaos sqlsmith asan-server

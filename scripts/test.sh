@@ -65,10 +65,12 @@ install_dependencies
 ensure_test_locale
 build_and_install
 
-log "build rules: the core is locale-free, the core/shim boundary holds, the code is formatted"
+log "build rules: the core is locale-free, the core/shim boundary holds, the code is formatted, the benchmarks build"
 run_check "core locale-free" make -s check-locale-free PG_CONFIG=$PG_BIN/pg_config
 run_check "core/shim boundary" make -s check-boundary PG_CONFIG=$PG_BIN/pg_config
 run_check "clang-format" make -s check-format
+# `make bench` is not run here (timings are no test), but its programs must keep compiling.
+run_check "benchmark programs build" make -s build/core_bench build/chunker_speed
 
 log "unit tests"
 make -s build/unit_tests >/dev/null 2>&1 || make build/unit_tests

@@ -61,6 +61,7 @@ private:
     std::size_t window_;
     std::uint32_t mask_;
     buzhash::Table table_;
+    buzhash::Table leaving_;  // table_ rotated as a byte leaving the window is: by window_size mod 32
 };
 
 namespace buzhash {

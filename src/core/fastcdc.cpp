@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/fastcdc.hpp"
+#include "core/lane_scan.hpp"
 
 namespace idcodec::cdc {
 
@@ -172,104 +173,29 @@ std::uint64_t gear_at(const std::uint64_t* table, const std::uint8_t* data, std:
     return gear_over(table, data, std::max(start, p >= 63 ? p - 63 : 0), p + 1);
 }
 
-// Scan geometry. The Gear state depends only on the last 64 bytes, so a stretch of 4 × Stride bytes is hashed as
-// four independent lanes, each warmed up on the 63 bytes before its part: the CPU then overlaps four serial
-// shift-add chains instead of waiting on one. Wider stretches waste less on warm-ups but more on lanes past the
-// cut. Strides are compile-time constants (halving down to the smallest) so each lane is a fixed offset from one
-// pointer; what is left below 4 × 128 bytes is scanned plainly. Stride and unrolling chosen by measurement
-// (test/bench/fastcdc_bench.cpp): 1024 beat 512, 2048 and 4096; unrolling by 4 gained 5-15%.
-constexpr std::size_t max_stride = 1024;
-constexpr std::size_t min_stride = 128;
-constexpr std::size_t no_match = ~std::size_t{0};
+// The Gear hash as the lane scan steps it: its state depends only on the last 64 bytes (older ones have shifted
+// out), so 63 bytes before a byte warm a lane up.
+class GearLanes {
+public:
+    static constexpr std::size_t warmup = 63;
 
-// Lane k of a stretch matched first, at step i: an earlier lane may still match later within its own part, and
-// that position comes first. h0..h2 are the lanes' Gear states after step i. Rare, so kept out of the hot loop.
-[[gnu::noinline, gnu::cold]] std::size_t resolve_lanes(const std::uint64_t* table, const std::uint8_t* stretch,
-                                                       std::size_t stride, std::size_t k, std::size_t i,
-                                                       std::uint64_t mask, std::uint64_t h0, std::uint64_t h1,
-                                                       std::uint64_t h2) noexcept {
-    const std::uint64_t states[] = {h0, h1, h2};
-    for (std::size_t j = 0; j < k; ++j) {
-        std::uint64_t hash = states[j];
-        for (std::size_t q = j * stride + i + 1; q < (j + 1) * stride; ++q) {
-            hash = (hash << 1) + table[stretch[q]];
-            if ((hash & mask) == 0) return q;
-        }
-    }
-    return k * stride + i;
-}
+    GearLanes(const std::uint64_t* table, std::uint64_t mask) noexcept : table_(table), mask_(mask) {}
 
-// The first offset in stretch[0, 4 × Stride) whose Gear state has no bit of `mask` set, or no_match; `hash` is
-// the state before the stretch, and after it on return. The 63 bytes before the stretch must be readable.
-template <std::size_t Stride>
-std::size_t scan_stretch(const std::uint64_t* table, const std::uint8_t* stretch, std::uint64_t& hash,
-                         std::uint64_t mask) noexcept {
-    const std::uint8_t* lane0 = stretch;
-    const std::uint8_t* lane1 = stretch + Stride;
-    const std::uint8_t* lane2 = stretch + 2 * Stride;
-    const std::uint8_t* lane3 = stretch + 3 * Stride;
-    std::uint64_t h0 = hash, h1 = 0, h2 = 0, h3 = 0;
-    for (int q = -63; q < 0; ++q) {  // warm-up, interleaved like the scan
-        h1 = (h1 << 1) + table[lane1[q]];
-        h2 = (h2 << 1) + table[lane2[q]];
-        h3 = (h3 << 1) + table[lane3[q]];
-    }
-#pragma GCC unroll 4
-    for (const std::uint8_t* end = stretch + Stride; lane0 != end; ++lane0, ++lane1, ++lane2, ++lane3) {
-        h0 = (h0 << 1) + table[*lane0];
-        h1 = (h1 << 1) + table[*lane1];
-        h2 = (h2 << 1) + table[*lane2];
-        h3 = (h3 << 1) + table[*lane3];
-        if ((h0 & mask) == 0) [[unlikely]]
-            return static_cast<std::size_t>(lane0 - stretch);
-        if ((h1 & mask) == 0) [[unlikely]]
-            return resolve_lanes(table, stretch, Stride, 1, static_cast<std::size_t>(lane0 - stretch), mask, h0, h1,
-                                 h2);
-        if ((h2 & mask) == 0) [[unlikely]]
-            return resolve_lanes(table, stretch, Stride, 2, static_cast<std::size_t>(lane0 - stretch), mask, h0, h1,
-                                 h2);
-        if ((h3 & mask) == 0) [[unlikely]]
-            return resolve_lanes(table, stretch, Stride, 3, static_cast<std::size_t>(lane0 - stretch), mask, h0, h1,
-                                 h2);
-    }
-    hash = h3;
-    return no_match;
-}
+    std::uint64_t grow(std::uint64_t hash, const std::uint8_t* at) const noexcept { return step(hash, at); }
+    std::uint64_t step(std::uint64_t hash, const std::uint8_t* at) const noexcept { return (hash << 1) + table_[*at]; }
+    bool hit(std::uint64_t hash) const noexcept { return (hash & mask_) == 0; }
 
-// Scans stretches of the widest stride that fits, then halves it; returns the end of the part scanned so far
-// (the match if `found`).
-template <std::size_t Stride>
-std::size_t scan_stretches(const std::uint64_t* table, const std::uint8_t* data, std::size_t p, std::size_t hi,
-                           std::uint64_t& hash, std::uint64_t mask, bool& found) noexcept {
-    while (hi - p >= 4 * Stride) {
-        const std::size_t match = scan_stretch<Stride>(table, data + p, hash, mask);
-        if (match != no_match) {
-            found = true;
-            return p + match;
-        }
-        p += 4 * Stride;
-    }
-    if constexpr (Stride > min_stride)
-        return scan_stretches<Stride / 2>(table, data, p, hi, hash, mask, found);
-    else
-        return p;
-}
+private:
+    const std::uint64_t* table_;
+    std::uint64_t mask_;
+};
 
 // The first p in [lo, hi) where the Gear state of a scan started at `start` (start <= lo) has no bit of `mask`
-// set, or hi if there is none. Equal to hashing byte by byte from `start` and testing each byte from lo on.
+// set, or hi if there is none.
 std::size_t find_cut(const std::uint64_t* table, const std::uint8_t* data, std::size_t start, std::size_t lo,
                      std::size_t hi, std::uint64_t mask) noexcept {
-    if (lo >= hi) return hi;
-    // Lanes after the first start at least 63 bytes after `start`, so their warm-up sees only chunk bytes.
-    std::uint64_t hash = gear_over(table, data, std::max(start, lo >= 63 ? lo - 63 : 0), lo);
-    bool found = false;
-    std::size_t p = scan_stretches<max_stride>(table, data, lo, hi, hash, mask, found);
-    if (found) return p;
-    for (; p < hi; ++p) {
-        hash = (hash << 1) + table[data[p]];
-        if ((hash & mask) == 0) return p;
-    }
-    return hi;
+    const std::uint64_t hash = gear_over(table, data, std::max(start, lo >= 63 ? lo - 63 : 0), lo);
+    return find_first_hit(GearLanes(table, mask), data, lo, hi, hash);
 }
 
 void check_settings(std::string_view name, const ChunkerSettings& settings, const SizeBounds& bounds) {

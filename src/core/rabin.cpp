@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/lane_scan.hpp"
 #include "core/rabin.hpp"
 
 namespace idcodec::cdc {
@@ -108,6 +109,26 @@ namespace {
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(ErrorKind::invalid_parameter, message); }
 
+// restic's sliding window as the lane scan steps it: a digest is the fingerprint of the last 64 bytes alone.
+class RabinLanes {
+public:
+    static constexpr std::size_t warmup = rabin::chunker_window;
+
+    RabinLanes(const rabin::Tables& tables, std::uint64_t mask) noexcept : tables_(tables), mask_(mask) {}
+
+    std::uint64_t grow(std::uint64_t digest, const std::uint8_t* at) const noexcept {
+        return tables_.append(digest, *at);
+    }
+    std::uint64_t step(std::uint64_t digest, const std::uint8_t* at) const noexcept {
+        return tables_.append(tables_.remove(digest, at[-static_cast<std::ptrdiff_t>(warmup)]), *at);
+    }
+    bool hit(std::uint64_t digest) const noexcept { return (digest & mask_) == 0; }
+
+private:
+    const rabin::Tables& tables_;
+    std::uint64_t mask_;
+};
+
 std::string str(std::size_t n) { return std::to_string(n); }
 
 // Checked before the tables are built, so bad settings cost nothing.
@@ -138,6 +159,12 @@ RabinChunker::RabinChunker(const ChunkerSettings& s)
       split_mask_(s.avg_size - 1),
       tables_(rabin::polynomial_for_seed(s.seed), rabin::chunker_window) {}
 
+std::uint64_t RabinChunker::window_fingerprint(const std::uint8_t* end) const noexcept {
+    std::uint64_t digest = 0;
+    for (const std::uint8_t* at = end - rabin::chunker_window; at != end; ++at) digest = tables_.append(digest, *at);
+    return digest;
+}
+
 Cut RabinChunker::cut(std::span<const std::uint8_t> data, bool final) const {
     if (!final && data.size() < max_size_)
         invalid("chunker cut() needs at least lookahead() bytes unless final (got " + str(data.size()) + ")");
@@ -154,13 +181,15 @@ Cut RabinChunker::cut(std::span<const std::uint8_t> data, bool final) const {
         if (i + 1 == min_size_) digest = tables_.remove(digest, 1);  // earlier slid-out bytes are 0: no-ops
         digest = tables_.append(digest, data[i]);
     }
-    if (n >= min_size_ && (digest & split_mask_) == 0) return {min_size_, digest};
-    for (std::size_t i = min_size_; i < n; ++i) {
-        digest = tables_.append(tables_.remove(digest, data[i - rabin::chunker_window]), data[i]);
-        if ((digest & split_mask_) == 0) return {i + 1, digest};
-    }
+    if (n < min_size_) return {n, digest};
+    if ((digest & split_mask_) == 0) return {min_size_, digest};
+    // From here on the digest is the fingerprint of the 64 bytes up to the current one, nothing else: the lane scan
+    // applies, and the digest at the cut is that fingerprint again.
+    const std::uint8_t* bytes = data.data();
+    const std::size_t hit = find_first_hit(RabinLanes(tables_, split_mask_), bytes, min_size_, n, digest);
+    if (hit < n) return {hit + 1, window_fingerprint(bytes + hit + 1)};
     // max_size reached, or the end of the data: restic reports its digest as it stands.
-    return {n, digest};
+    return {n, n > min_size_ ? window_fingerprint(bytes + n) : digest};
 }
 
 }  // namespace idcodec::cdc

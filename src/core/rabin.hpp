@@ -76,6 +76,9 @@ public:
     rabin::Pol polynomial() const noexcept { return tables_.polynomial(); }
 
 private:
+    // The fingerprint of the 64 bytes before `end`.
+    std::uint64_t window_fingerprint(const std::uint8_t* end) const noexcept;
+
     std::size_t min_size_;
     std::uint64_t split_mask_;
     rabin::Tables tables_;

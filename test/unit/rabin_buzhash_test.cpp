@@ -142,6 +142,26 @@ void expect_rolling_equals_fresh(std::initializer_list<std::size_t> windows, std
         }
 }
 
+// Every chunk ends at the first position its algorithm allows, checked against window hashes rolled byte by byte:
+// `passes_before(p)` tells whether the cut test passes for a cut at p (the chunk ending just before p), and the
+// positions a chunk could end at are [offset + min_size, offset + length]. Settings with few, many and very many
+// cut points, on 1 MB of random data, so the scan's lanes hit in every lane and in every stretch width.
+template <class TestAt>
+void expect_first_cut_points(const Chunker& chunker, const ChunkerSettings& s, const Bytes& data, TestAt passes_before,
+                             std::size_t tested_end) {
+    std::size_t cuts = 0;
+    for (const Chunk& chunk : chunk_all(chunker, data)) {
+        const std::size_t end = chunk.offset + chunk.length;
+        for (std::size_t p = chunk.offset + s.min_size; p < end && p < tested_end; ++p)
+            ASSERT_FALSE(passes_before(p)) << "a cut was due at " << p << ", before " << end;
+        if (chunk.length < s.max_size && end < tested_end) {
+            ASSERT_TRUE(passes_before(end)) << "no cut due at " << end;
+            ++cuts;
+        }
+    }
+    EXPECT_GT(cuts, 0u);
+}
+
 // ---- Rabin polynomials -------------------------------------------------------------------------------------
 
 TEST(RabinPolynomial, IrreducibilityAsRestic) {
@@ -210,6 +230,23 @@ TEST(RabinChunker, CutHashIsTheFingerprintOfTheLast64Bytes) {
                 EXPECT_EQ(*chunk.hash & 1023, 0u);
             }
         }
+    }
+}
+
+TEST(RabinChunker, CutsAtTheFirstFingerprintThatPasses) {
+    const Bytes data = pseudo_random(1 << 20, 21);
+    for (const ChunkerSettings& s :
+         {ChunkerSettings{64, 64, 65536, 0, 0}, ChunkerSettings{256, 1024, 8192, 3, 0},
+          ChunkerSettings{1024, 16384, 1 << 20, 0, 0}, ChunkerSettings{4096, 65536, 1 << 20, 0, 0}}) {
+        SCOPED_TRACE(std::to_string(s.min_size) + "/" + std::to_string(s.avg_size));
+        // fingerprints[i]: the fingerprint of the 64 bytes ending at byte i.
+        RabinHash hash(64, s.seed);
+        std::vector<std::uint64_t> fingerprints(data.size());
+        fingerprints[63] = hash.start(std::span(data).first(64));
+        for (std::size_t i = 64; i < data.size(); ++i) fingerprints[i] = hash.roll(data[i - 64], data[i]);
+        expect_first_cut_points(
+            RabinChunker(s), s, data, [&](std::size_t p) { return (fingerprints[p - 1] & (s.avg_size - 1)) == 0; },
+            data.size());
     }
 }
 
@@ -341,6 +378,25 @@ TEST(BuzhashChunker, EndOfDataRules) {
     const auto zero_hash = buzhash::hash(std::span(zeros).first(63), buzhash::base_table());
     ASSERT_NE(zero_hash & 1023, 0u);
     EXPECT_EQ(pair(chunker->cut(zeros, false)), pair({8192, zero_hash}));
+}
+
+TEST(BuzhashChunker, CutsAtTheFirstWindowThatPasses) {
+    const Bytes data = pseudo_random(1 << 20, 22);
+    for (const ChunkerSettings& s :
+         {ChunkerSettings{64, 64, 65536, 0, 48}, ChunkerSettings{1024, 4096, 65536, 1234567, 4095},
+          ChunkerSettings{4096, 65536, 1 << 20, 0, 63}, ChunkerSettings{256, 1024, 4096, 0, 31}}) {
+        SCOPED_TRACE(std::to_string(s.min_size) + "/" + std::to_string(s.avg_size) + " window " +
+                     std::to_string(s.window_size));
+        // sums[p]: the hash of the window starting at byte p, where a cut at p is tested.
+        BuzhashHash hash(s.window_size, s.seed);
+        std::vector<std::uint64_t> sums(data.size() - s.window_size + 1);
+        sums[0] = hash.start(std::span(data).first(s.window_size));
+        for (std::size_t p = 1; p < sums.size(); ++p) sums[p] = hash.roll(data[p - 1], data[p - 1 + s.window_size]);
+        // borg tests a window only while it ends before the data does.
+        expect_first_cut_points(
+            BuzhashChunker(s), s, data, [&](std::size_t p) { return (sums[p] & (s.avg_size - 1)) == 0; },
+            data.size() - s.window_size);
+    }
 }
 
 TEST(BuzhashChunker, StreamingMatchesWholeBufferOnOtherData) {

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# idcodec's rabin and buzhash chunkers side by side with the implementations they reproduce (run by `make bench`):
+# restic's chunker (Go, Debian's golang-github-restic-chunker-dev) and borg's (C, Debian's borgbackup, driven from
+# Python as borg drives it). All three cut the same file of random bytes held in memory, with the same settings,
+# alternately, best of BENCH_PEERS_ROUNDS passes each; the chunk counts must agree. A peer that is not installed
+# is reported and left out (this is a benchmark: it installs nothing). Target: idcodec at least 1.5× each peer.
+# BENCH_PEERS_MB sets the file's size (256 by default), BENCH_PEERS_ROUNDS the passes per program run (3). The
+# window is each peer's default (restic 64 bytes, borg 4095).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+HERE=$ROOT/test/bench/peers
+cd "$ROOT"
+BUILD=${BUILD:-build}
+MB=${BENCH_PEERS_MB:-256}
+ROUNDS=${BENCH_PEERS_ROUNDS:-3}
+GOCODE=/usr/share/gocode  # Debian's GOPATH for golang-*-dev packages
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/idcodec_peers.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+make -s "$BUILD/chunker_speed" >/dev/null
+head -c $((MB << 20)) /dev/urandom >"$tmp/data"
+
+restic=""
+if command -v go >/dev/null && [ -f "$GOCODE/src/github.com/restic/chunker/chunker.go" ]; then
+    (cd "$HERE" && GO111MODULE=off GOPATH=$GOCODE GOCACHE=$tmp/gocache GOFLAGS=-mod=mod \
+        go build -o "$tmp/restic_speed" restic_speed.go) && restic=$tmp/restic_speed
+fi
+[ -n "$restic" ] || echo "restic: not available (install golang-go and golang-github-restic-chunker-dev)"
+borg_python=""
+for py in /usr/bin/python3 python3; do
+    if command -v "$py" >/dev/null && "$py" -c 'import borg.chunker' 2>/dev/null; then borg_python=$py; break; fi
+done
+[ -n "$borg_python" ] || echo "borg: not available (install borgbackup)"
+
+# Rows: label | idcodec algorithm min avg max | peer (restic: min max bits; borg: seed min_exp max_exp mask_bits window)
+ROWS=(
+    "rabin vs restic, 512 KiB / 1 MiB / 8 MiB|rabin 524288 1048576 8388608|restic 524288 8388608 20"
+    "rabin vs restic, 2 KiB / 8 KiB / 64 KiB|rabin 2048 8192 65536|restic 2048 65536 13"
+    "buzhash vs borg, 2^19 / 2^21 / 2^23|buzhash 524288 2097152 8388608|borg 0 19 23 21 4095"
+    "buzhash vs borg, 2^10 / 2^12 / 2^16|buzhash 1024 4096 65536|borg 0 10 16 12 4095"
+)
+
+best() {  # best "ns chunks" of the lines on stdin
+    sort -n | head -n 1
+}
+
+echo
+echo "Chunkers side by side: $MB MiB of random bytes in memory, one core, best of $((2 * ROUNDS)) passes"
+printf '%-42s %12s %12s %7s %7s  %s\n' "chunker, min / avg / max" "idcodec" "peer" "ratio" "target" "verdict"
+status=0
+for row in "${ROWS[@]}"; do
+    IFS='|' read -r label ours peer <<<"$row"
+    read -r algorithm min avg max <<<"$ours"
+    read -r peer_name peer_args <<<"$peer"
+    case $peer_name in
+        restic) [ -n "$restic" ] || continue; peer_cmd=("$restic" "$tmp/data" $peer_args "$ROUNDS") ;;
+        borg) [ -n "$borg_python" ] || continue; peer_cmd=("$borg_python" "$HERE/borg_speed.py" "$tmp/data" $peer_args "$ROUNDS") ;;
+    esac
+    : >"$tmp/ours" && : >"$tmp/peer"
+    for _ in 1 2; do  # alternately, so a slow phase of the machine hits both
+        "$BUILD/chunker_speed" "$tmp/data" "$algorithm" "$min" "$avg" "$max" "$ROUNDS" >>"$tmp/ours"
+        "${peer_cmd[@]}" >>"$tmp/peer"
+    done
+    read -r ours_ns ours_chunks < <(best <"$tmp/ours")
+    read -r peer_ns peer_chunks < <(best <"$tmp/peer")
+    if [ "$ours_chunks" != "$peer_chunks" ]; then
+        echo "$label: idcodec cut $ours_chunks chunks, $peer_name $peer_chunks" >&2
+        status=1
+        continue
+    fi
+    awk -v label="$label" -v bytes=$((MB << 20)) -v ours="$ours_ns" -v peer="$peer_ns" 'BEGIN {
+        ratio = peer / ours
+        printf "%-42s %7.2f GB/s %7.2f GB/s %6.2fx %6.1fx  %s\n", label, bytes / ours, bytes / peer, ratio, 1.5,
+            (ratio >= 1.5 ? "meets" : "misses")
+    }'
+done
+exit $status
