@@ -16,8 +16,8 @@ CXXSTD = -std=c++20
 # Project headers are included by their path from src/ ("core/…", "pg/…").
 PG_CPPFLAGS = -I$(srcdir)/src
 # -MMD: objects are rebuilt when a header they include changes (a stale object would disagree on class layouts).
-PG_CXXFLAGS = $(CXXSTD) -MMD -MP -fvisibility-inlines-hidden -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
-SHLIB_LINK = -lstdc++
+PG_CXXFLAGS = $(CXXSTD) -MMD -MP -fvisibility-inlines-hidden -fno-semantic-interposition -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
+SHLIB_LINK = -lstdc++ -Wl,-Bsymbolic-functions
 # SANITIZE_SERVER=1 builds idcodec.so with AddressSanitizer and UBSan, for a server started with the sanitizer
 # runtimes preloaded (test/asan_server.sh); build it in a copy of the sources, not over the normal objects.
 ifeq ($(SANITIZE_SERVER),1)

@@ -124,10 +124,18 @@ bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uin
                count != characters) {
         return false;
     }
+    // Four digits make three bytes; the rest (at most three digits) is packed bit by bit, and its unused low bits
+    // must be zero.
+    std::size_t i = 0, written = 0;
+    for (; i + 4 <= characters; i += 4, written += 3) {
+        const std::uint32_t group = digits[i] << 18 | digits[i + 1] << 12 | digits[i + 2] << 6 | digits[i + 3];
+        bytes[written] = static_cast<std::uint8_t>(group >> 16);
+        bytes[written + 1] = static_cast<std::uint8_t>(group >> 8);
+        bytes[written + 2] = static_cast<std::uint8_t>(group);
+    }
     std::uint32_t buffer = 0;
     int bits = 0;
-    std::size_t written = 0;
-    for (std::size_t i = 0; i < characters; ++i) {
+    for (; i < characters; ++i) {
         buffer = (buffer << 6) | digits[i];
         bits += 6;
         if (bits >= 8) {

@@ -181,8 +181,9 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
     const auto wanted = static_cast<std::size_t>(min_length);
     if (length >= wanted) return;
 
-    // Guards first, then halves of ever reshuffled alphabets around both ends, cut to the exact length.
-    std::string padded;
+    // Guards first, then halves of ever reshuffled alphabets around both ends, cut to the exact length. What goes
+    // before the numbers is gathered in `head` and put in front once; the rest is appended to the ID.
+    std::string head;
     std::size_t total = length + 1;
     const char32_t prefix_guard = guards_[guard_count_.remainder(value_hash + alphabet_[lottery])];
     const bool suffix = total < wanted;
@@ -207,17 +208,16 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
 
     for (std::size_t r = round_count; r-- > 0;) {
         const std::u32string_view piece = std::u32string_view(round(r)).substr(half);
-        for (const char32_t cp : piece.substr(r + 1 == round_count ? cut_front : 0)) utf8::append(padded, cp);
+        for (const char32_t cp : piece.substr(r + 1 == round_count ? cut_front : 0)) utf8::append(head, cp);
     }
-    utf8::append(padded, prefix_guard);
-    padded += id;
-    if (suffix) utf8::append(padded, suffix_guard);
+    utf8::append(head, prefix_guard);
+    id.insert(0, head);
+    if (suffix) utf8::append(id, suffix_guard);
     for (std::size_t r = 0; r < round_count; ++r) {
         std::u32string_view piece = std::u32string_view(round(r)).substr(0, half);
         if (r + 1 == round_count) piece.remove_suffix(cut_back);
-        for (const char32_t cp : piece) utf8::append(padded, cp);
+        for (const char32_t cp : piece) utf8::append(id, cp);
     }
-    id = std::move(padded);
 }
 
 std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_length) const {

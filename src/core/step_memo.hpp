@@ -35,29 +35,34 @@ public:
         Walk(StepMemo& memo, std::size_t start, Make make)
             : memo_(memo), chain_(start < memo.chains_.size() ? &memo.chains_[start] : nullptr), make_(make) {}
 
+        // The kept step when there is one (the common case, inlined), else a new one.
         const Step& next() {
-            if (chain_ != nullptr && taken_ < chain_->size()) {
-                current_ = (*chain_)[taken_].get();
-            } else {
-                Step step = make_(current_);
-                // the step, its slot in the chain (vectors grow to twice their size) and the chain's own block
-                const std::size_t bytes = step.bytes() + 2 * sizeof(std::unique_ptr<const Step>) + heap_bytes(1);
-                if (chain_ != nullptr && taken_ == chain_->size() && memo_.used_ + bytes <= memo_.budget_) {
-                    chain_->push_back(std::make_unique<const Step>(std::move(step)));
-                    memo_.used_ += bytes;
-                    current_ = chain_->back().get();
-                } else {
-                    scratch_ = std::move(step);
-                    current_ = &scratch_;
-                }
+            if (chain_ != nullptr && taken_ < chain_->size()) [[likely]] {
+                current_ = (*chain_)[taken_++].get();
+                return *current_;
             }
-            ++taken_;
-            return *current_;
+            return build_next();
         }
 
         const Step& current() const { return *current_; }
 
     private:
+        [[gnu::noinline]] const Step& build_next() {
+            Step step = make_(current_);
+            // the step, its slot in the chain (vectors grow to twice their size) and the chain's own block
+            const std::size_t bytes = step.bytes() + 2 * sizeof(std::unique_ptr<const Step>) + heap_bytes(1);
+            if (chain_ != nullptr && taken_ == chain_->size() && memo_.used_ + bytes <= memo_.budget_) {
+                chain_->push_back(std::make_unique<const Step>(std::move(step)));
+                memo_.used_ += bytes;
+                current_ = chain_->back().get();
+            } else {
+                scratch_ = std::move(step);
+                current_ = &scratch_;
+            }
+            ++taken_;
+            return *current_;
+        }
+
         StepMemo& memo_;
         std::vector<std::unique_ptr<const Step>>* chain_;  // null: this start is not memoized
         Make make_;
