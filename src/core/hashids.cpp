@@ -37,6 +37,35 @@ void check_size(const std::string& id) {
         throw Error(ErrorKind::program_limit, "hashid would be longer than the maximum of 1 GB");
 }
 
+// Where Hashids::write puts an ID's characters. encode writes them as UTF-8 text; decode writes them over the text
+// it read, each character checked against the next one there, so checking an ID builds nothing.
+class TextOut {
+public:
+    explicit TextOut(std::string& text) noexcept : text_(text) {}
+    void put(char32_t code_point) { utf8::append(text_, code_point); }
+    void check_size() const { ::idcodec::check_size(text_); }
+
+private:
+    std::string& text_;
+};
+
+class MatchOut {
+public:
+    explicit MatchOut(std::string_view expected) noexcept : expected_(expected) {}
+    void put(char32_t code_point) noexcept {
+        if (pos_ < expected_.size() && utf8::next(expected_, pos_) == code_point) return;
+        pos_ = expected_.size();
+        failed_ = true;
+    }
+    void check_size() const noexcept {}  // bounded by the text read
+    bool matched() const noexcept { return !failed_ && pos_ == expected_.size(); }
+
+private:
+    std::string_view expected_;
+    std::size_t pos_ = 0;
+    bool failed_ = false;
+};
+
 int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -140,9 +169,12 @@ void Hashids::check_min_length(int min_length) {
                                                       std::to_string(min_length) + ")");
 }
 
-void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std::string& id, StopToken stop) const {
-    check_min_length(min_length);
-    id.clear();
+// The ID of `numbers` in three parts: what comes before the numbers (padding, guard) to `head`, the numbers to
+// `core`, what comes after them to `tail`. Inlined into its two callers: through a call, every character put
+// would reload its output.
+template <class Head, class Core, class Tail>
+[[gnu::always_inline]] inline void Hashids::write(std::span<const std::uint64_t> numbers, int min_length, Head& head,
+                                                  Core& core, Tail& tail, StopToken stop) const {
     if (numbers.empty()) return;
 
     std::uint64_t value_hash = numbers[0] % 100;
@@ -151,7 +183,7 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
         value_hash += numbers[i] % (i + 100);
     }
     const std::size_t lottery = base_.remainder(value_hash);
-    utf8::append(id, alphabet_[lottery]);
+    core.put(alphabet_[lottery]);
     std::size_t length = 1;  // code points
     char32_t first_digit = 0;
 
@@ -169,21 +201,19 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
         } while (value > 0);
         const char32_t leading = digits[count - 1];
         length += count;
-        while (count > 0) utf8::append(id, digits[--count]);
+        while (count > 0) core.put(digits[--count]);
         if (i == 0) first_digit = leading;
         if (i + 1 < numbers.size()) {
             const std::uint64_t extra = numbers[i] % (std::uint64_t{leading} + i);
-            utf8::append(id, separators_[separator_count_.remainder(extra)]);
+            core.put(separators_[separator_count_.remainder(extra)]);
             ++length;
         }
-        check_size(id);
+        core.check_size();
     }
     const auto wanted = static_cast<std::size_t>(min_length);
     if (length >= wanted) return;
 
-    // Guards first, then halves of ever reshuffled alphabets around both ends, cut to the exact length. What goes
-    // before the numbers is gathered in `head` and put in front once; the rest is appended to the ID.
-    std::string head;
+    // Guards first, then halves of ever reshuffled alphabets around both ends, cut to the exact length.
     std::size_t total = length + 1;
     const char32_t prefix_guard = guards_[guard_count_.remainder(value_hash + alphabet_[lottery])];
     const bool suffix = total < wanted;
@@ -208,16 +238,24 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
 
     for (std::size_t r = round_count; r-- > 0;) {
         const std::u32string_view piece = std::u32string_view(round(r)).substr(half);
-        for (const char32_t cp : piece.substr(r + 1 == round_count ? cut_front : 0)) utf8::append(head, cp);
+        for (const char32_t cp : piece.substr(r + 1 == round_count ? cut_front : 0)) head.put(cp);
     }
-    utf8::append(head, prefix_guard);
-    id.insert(0, head);
-    if (suffix) utf8::append(id, suffix_guard);
+    head.put(prefix_guard);
+    if (suffix) tail.put(suffix_guard);
     for (std::size_t r = 0; r < round_count; ++r) {
         std::u32string_view piece = std::u32string_view(round(r)).substr(0, half);
         if (r + 1 == round_count) piece.remove_suffix(cut_back);
-        for (const char32_t cp : piece) utf8::append(id, cp);
+        for (const char32_t cp : piece) tail.put(cp);
     }
+}
+
+void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std::string& id, StopToken stop) const {
+    check_min_length(min_length);
+    id.clear();
+    std::string before;  // padding and guard, put in front once the rest is written
+    TextOut head(before), rest(id);
+    write(numbers, min_length, head, rest, rest, stop);
+    if (!before.empty()) id.insert(0, before);
 }
 
 std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_length) const {
@@ -229,22 +267,25 @@ std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_leng
 bool Hashids::decode(std::string_view id, int min_length, std::vector<std::uint64_t>& numbers, StopToken stop) const {
     check_min_length(min_length);
     numbers.clear();
-    // Only an ID that encode itself would produce is accepted: this rejects tampered and non-canonical input.
-    if (parse(id, numbers, stop)) {
-        std::string expected;
-        encode(numbers, min_length, expected, stop);
-        if (expected == id) return true;
+    // Only an ID that encode itself would produce is accepted: this rejects tampered and non-canonical input. The
+    // ID is written over the text read, in the parts parse found (before, between and after the guards).
+    std::size_t begin = 0, end = 0;
+    if (parse(id, numbers, begin, end, stop)) {
+        MatchOut head(id.substr(0, begin)), core(id.substr(begin, end - begin)), tail(id.substr(end));
+        write(numbers, min_length, head, core, tail, stop);
+        if (head.matched() && core.matched() && tail.matched()) return true;
     }
     numbers.clear();
     return false;
 }
 
-bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, StopToken stop) const {
+bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, std::size_t& begin, std::size_t& end,
+                    StopToken stop) const {
     // The numbers sit between the guards: after the first and before the second, if there are any.
     const auto first_separator = static_cast<std::uint32_t>(alphabet_.size());
     const auto first_guard = first_separator + static_cast<std::uint32_t>(separators_.size());
-    std::size_t begin = 0;
-    std::size_t end = id.size();
+    begin = 0;
+    end = id.size();
     int guard_count = 0;
     for (std::size_t pos = 0; pos < id.size();) {
         stop.poll();

@@ -75,8 +75,14 @@ private:
     // Walks the alphabets of successive numbers for one lottery character.
     auto walk(std::size_t lottery) const;
     static const std::u32string& padding_of(const Step& step);
-    // Reads the numbers out of an ID without checking that it is canonical.
-    bool parse(std::string_view id, std::vector<std::uint64_t>& numbers, StopToken stop) const;
+    // Reads the numbers out of an ID without checking that it is canonical; [begin, end) is the part between the
+    // guards (all of it without guards).
+    bool parse(std::string_view id, std::vector<std::uint64_t>& numbers, std::size_t& begin, std::size_t& end,
+               StopToken stop) const;
+    // The ID of `numbers`, its parts put to three outputs (see hashids.cpp); encode and decode's check share it.
+    template <class Head, class Core, class Tail>
+    void write(std::span<const std::uint64_t> numbers, int min_length, Head& head, Core& core, Tail& tail,
+               StopToken stop) const;
 
     std::u32string salt_;
     std::u32string alphabet_;
