@@ -3,6 +3,7 @@
 #pragma once
 #include "core/no_postgres.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -38,6 +39,11 @@ public:
     // The digit of a character, or CodePointIndex::npos if it is not in the alphabet.
     std::uint32_t digit(char32_t character) const noexcept { return index_.find(character); }
 
+    // For an ASCII alphabet: the digit of any byte (at most 127), or not_a_digit (which has the high bit set),
+    // without a branch.
+    static constexpr std::uint8_t not_a_digit = 0xFF;
+    std::uint8_t ascii_digit(unsigned char byte) const noexcept { return ascii_digits_[byte]; }
+
     // The digit of each character of `text`, in order; nothing if one is not in the alphabet or not UTF-8.
     template <class Visit>
     bool for_each_digit(std::string_view text, Visit&& visit) const {
@@ -61,6 +67,7 @@ private:
     std::string name_;
     std::u32string characters_;
     std::string ascii_;  // the characters as bytes when all are ASCII (the common case), else empty
+    std::array<std::uint8_t, 256> ascii_digits_{};  // by byte, when ascii_ is set
     CodePointIndex index_;
     Divisor divisor_{2};
 };

@@ -32,12 +32,22 @@ constexpr std::array<std::int8_t, 256> hex_values = [] {
     return values;
 }();
 
-// The 6-bit groups of `bytes`, most significant first, a last partial group padded with zero bits.
+// The 6-bit groups of `bytes`, most significant first, a last partial group padded with zero bits. Three bytes
+// make four groups; the rest (one or two bytes) is taken bit by bit. Inlined, so that what `emit` writes stays in
+// registers: through a call, every character written could alias the closure's state.
 template <class Emit>
-void for_each_sextet(std::span<const std::uint8_t> bytes, Emit&& emit) {
+[[gnu::always_inline]] inline void for_each_sextet(std::span<const std::uint8_t> bytes, Emit&& emit) {
+    std::size_t i = 0;
+    for (; i + 3 <= bytes.size(); i += 3) {
+        const std::uint32_t group = std::uint32_t{bytes[i]} << 16 | std::uint32_t{bytes[i + 1]} << 8 | bytes[i + 2];
+        emit(group >> 18);
+        emit((group >> 12) & 63);
+        emit((group >> 6) & 63);
+        emit(group & 63);
+    }
     std::uint32_t buffer = 0;
     int bits = 0;
-    for (const std::uint8_t byte : bytes) {
+    for (const std::uint8_t byte : bytes.subspan(i)) {
         buffer = (buffer << 8) | byte;
         bits += 8;
         while (bits >= 6) {
@@ -101,8 +111,9 @@ void pack6(std::span<const std::uint8_t> bytes, const Alphabet& alphabet, std::s
 }
 
 void pack6_ascii(std::span<const std::uint8_t> bytes, std::string_view ascii_alphabet, std::span<char> out) noexcept {
-    std::size_t written = 0;
-    for_each_sextet(bytes, [&](std::uint32_t digit) { out[written++] = ascii_alphabet[digit]; });
+    const char* const characters = ascii_alphabet.data();
+    char* at = out.data();
+    for_each_sextet(bytes, [characters, &at](std::uint32_t digit) { *at++ = characters[digit]; });
 }
 
 bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uint8_t> bytes) {
@@ -111,11 +122,11 @@ bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uin
     if (characters > std::size(digits)) return false;
     std::size_t count = 0;
     if (!alphabet.ascii().empty()) {
-        // One byte per character: every digit is looked up, and an unknown one (npos) noticed once at the end.
+        // One byte per character: every digit is looked up, and an unknown one noticed once at the end.
         if (text.size() != characters) return false;
         std::uint32_t unknown = 0;
-        for (const char c : text) unknown |= digits[count++] = alphabet.digit(static_cast<unsigned char>(c));
-        if ((unknown >> 6) != 0) return false;  // digits of a 64-character alphabet are below 64
+        for (const char c : text) unknown |= digits[count++] = alphabet.ascii_digit(static_cast<unsigned char>(c));
+        if ((unknown >> 6) != 0) return false;  // digits of a 64-character alphabet are below 64; not_a_digit is not
     } else if (!alphabet.for_each_digit(text,
                                         [&](std::uint32_t digit) {
                                             if (count < characters) digits[count] = digit;
