@@ -116,7 +116,7 @@ void pack6_ascii(std::span<const std::uint8_t> bytes, std::string_view ascii_alp
     for_each_sextet(bytes, [characters, &at](std::uint32_t digit) { *at++ = characters[digit]; });
 }
 
-bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uint8_t> bytes) {
+bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uint8_t> bytes) noexcept {
     std::uint32_t digits[64];
     const std::size_t characters = packed_length(bytes.size());
     if (characters > std::size(digits)) return false;

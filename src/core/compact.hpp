@@ -35,7 +35,7 @@ constexpr std::size_t packed_length(std::size_t bytes) { return (bytes * 8 + 5) 
 void pack6_ascii(std::span<const std::uint8_t> bytes, std::string_view ascii_alphabet, std::span<char> out) noexcept;
 // The inverse: false unless `text` has exactly the right number of characters, all in the alphabet, with zero
 // padding bits (so each byte string has one text).
-bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uint8_t> bytes);
+bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uint8_t> bytes) noexcept;
 
 // Exactly 2 * bytes.size() hex digits, either case.
 bool parse_hex(std::string_view hex, std::span<std::uint8_t> bytes);
