@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -57,7 +58,7 @@ public:
                 current_ = chain_->back().get();
             } else {
                 scratch_ = std::move(step);
-                current_ = &scratch_;
+                current_ = &*scratch_;
             }
             ++taken_;
             return *current_;
@@ -68,7 +69,7 @@ public:
         Make make_;
         std::size_t taken_ = 0;
         const Step* current_ = nullptr;
-        Step scratch_;
+        std::optional<Step> scratch_;  // made only beyond the budget: most walks never need it
     };
 
     template <class Make>
