@@ -63,6 +63,8 @@ check-locale-free: $(CORE_SRCS:.cpp=.o)
 	@if nm -uC $^ | grep -E '^\s+U ($(LOCALE_SYMBOLS))(@|\(|$$)'; then \
 	  echo "src/core must not call a locale-sensitive library function (above)"; exit 1; fi
 $(CORE_SRCS:.cpp=.o): override CPPFLAGS += $(CORE_ONLY)
+# Objects are rebuilt when the flags in this file change.
+$(OBJS): $(firstword $(MAKEFILE_LIST))
 -include $(OBJS:.o=.d)
 
 # The core/shim boundary: include-order guards, no PostgreSQL header in the core, every SQL function through

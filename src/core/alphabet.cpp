@@ -24,9 +24,9 @@ Alphabet::Alphabet(std::string_view utf8_text, std::string_view name, std::size_
     }
     if (characters_.size() > UINT32_MAX) throw Error(ErrorKind::program_limit, name_ + " alphabet is too long");
     divisor_ = Divisor(static_cast<std::uint32_t>(characters_.size()));
+    ascii_digits_.fill(not_a_digit);
     if (std::all_of(characters_.begin(), characters_.end(), [](char32_t cp) { return cp < 0x80; })) {
         ascii_.assign(characters_.begin(), characters_.end());
-        ascii_digits_.fill(not_a_digit);
         for (std::size_t i = 0; i < ascii_.size(); ++i)
             ascii_digits_[static_cast<unsigned char>(ascii_[i])] = static_cast<std::uint8_t>(i);
     }

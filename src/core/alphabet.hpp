@@ -36,11 +36,8 @@ public:
     void append_digits(std::string& out, const std::uint32_t* digits, std::size_t count,
                        std::size_t rotation = 0) const;
 
-    // The digit of a character, or CodePointIndex::npos if it is not in the alphabet.
-    std::uint32_t digit(char32_t character) const noexcept { return index_.find(character); }
-
     // For an ASCII alphabet: the digit of any byte (at most 127), or not_a_digit (which has the high bit set),
-    // without a branch.
+    // without a branch. For any other alphabet every byte is not_a_digit.
     static constexpr std::uint8_t not_a_digit = 0xFF;
     std::uint8_t ascii_digit(unsigned char byte) const noexcept { return ascii_digits_[byte]; }
 
@@ -67,7 +64,7 @@ private:
     std::string name_;
     std::u32string characters_;
     std::string ascii_;  // the characters as bytes when all are ASCII (the common case), else empty
-    std::array<std::uint8_t, 256> ascii_digits_{};  // by byte, when ascii_ is set
+    std::array<std::uint8_t, 256> ascii_digits_;  // by byte; all not_a_digit unless ascii_ is set
     CodePointIndex index_;
     Divisor divisor_{2};
 };

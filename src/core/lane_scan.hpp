@@ -103,8 +103,10 @@ std::size_t scan_stretches(const Hash& hash, const std::uint8_t* data, std::size
 }  // namespace lane_scan
 
 // The first p in [lo, hi) whose state passes, or hi if none does: the same as stepping byte by byte from `state`
-// (the state before lo) and testing after each byte. Stretches are 4 × 1024 bytes down to 4 × 128, what is left
-// plainly: 1024 beat 512, 2048 and 4096 (test/bench/fastcdc_bench.cpp).
+// (the state before lo) and testing after each byte. The caller answers for what step() reads before lo: those
+// bytes must be readable, and `state` must be their hash (restic's window reads 64 bytes back, which min_size >= 64
+// guarantees). Stretches are 4 × 1024 bytes down to 4 × 128, what is left plainly: for the Gear hash 1024 beat
+// 512, 2048 and 4096 (test/bench/fastcdc_bench.cpp); Rabin uses the same geometry.
 template <LaneHash Hash>
 std::size_t find_first_hit(const Hash& hash, const std::uint8_t* data, std::size_t lo, std::size_t hi,
                            std::uint64_t state) noexcept {

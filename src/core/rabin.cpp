@@ -159,12 +159,6 @@ RabinChunker::RabinChunker(const ChunkerSettings& s)
       split_mask_(s.avg_size - 1),
       tables_(rabin::polynomial_for_seed(s.seed), rabin::chunker_window) {}
 
-std::uint64_t RabinChunker::window_fingerprint(const std::uint8_t* end) const noexcept {
-    std::uint64_t digest = 0;
-    for (const std::uint8_t* at = end - rabin::chunker_window; at != end; ++at) digest = tables_.append(digest, *at);
-    return digest;
-}
-
 Cut RabinChunker::cut(std::span<const std::uint8_t> data, bool final) const {
     if (!final && data.size() < max_size_)
         invalid("chunker cut() needs at least lookahead() bytes unless final (got " + str(data.size()) + ")");
@@ -185,11 +179,13 @@ Cut RabinChunker::cut(std::span<const std::uint8_t> data, bool final) const {
     if ((digest & split_mask_) == 0) return {min_size_, digest};
     // From here on the digest is the fingerprint of the 64 bytes up to the current one, nothing else: the lane scan
     // applies, and the digest at the cut is that fingerprint again.
-    const std::uint8_t* bytes = data.data();
-    const std::size_t hit = find_first_hit(RabinLanes(tables_, split_mask_), bytes, min_size_, n, digest);
-    if (hit < n) return {hit + 1, window_fingerprint(bytes + hit + 1)};
+    const std::size_t hit = find_first_hit(RabinLanes(tables_, split_mask_), data.data(), min_size_, n, digest);
+    const auto window_before = [&](std::size_t end) {
+        return tables_.fingerprint(data.subspan(end - rabin::chunker_window, rabin::chunker_window));
+    };
+    if (hit < n) return {hit + 1, window_before(hit + 1)};
     // max_size reached, or the end of the data: restic reports its digest as it stands.
-    return {n, n > min_size_ ? window_fingerprint(bytes + n) : digest};
+    return {n, n > min_size_ ? window_before(n) : digest};
 }
 
 }  // namespace idcodec::cdc

@@ -54,6 +54,13 @@ public:
     // Removes byte b that entered the window `window` bytes ago: adds b * x^(8(window-1)) mod P.
     std::uint64_t remove(std::uint64_t digest, std::uint8_t b) const noexcept { return digest ^ out_[b]; }
 
+    // The fingerprint of `bytes` alone, appended to an empty digest.
+    std::uint64_t fingerprint(std::span<const std::uint8_t> bytes) const noexcept {
+        std::uint64_t digest = 0;
+        for (const std::uint8_t b : bytes) digest = append(digest, b);
+        return digest;
+    }
+
 private:
     Pol polynomial_;
     unsigned shift_;                      // deg(P) - 8: selects the 8 bits that overflow on the next append
@@ -76,9 +83,6 @@ public:
     rabin::Pol polynomial() const noexcept { return tables_.polynomial(); }
 
 private:
-    // The fingerprint of the 64 bytes before `end`.
-    std::uint64_t window_fingerprint(const std::uint8_t* end) const noexcept;
-
     std::size_t min_size_;
     std::uint64_t split_mask_;
     rabin::Tables tables_;
@@ -91,11 +95,7 @@ namespace rabin {
 struct HashSteps {
     HashSteps(std::size_t window, std::uint64_t seed) : tables(polynomial_for_seed(seed), window) {}
 
-    std::uint64_t start(std::span<const std::uint8_t> window) const noexcept {
-        std::uint64_t digest = 0;
-        for (const std::uint8_t b : window) digest = tables.append(digest, b);
-        return digest;
-    }
+    std::uint64_t start(std::span<const std::uint8_t> window) const noexcept { return tables.fingerprint(window); }
     std::uint64_t roll(std::uint64_t digest, std::uint8_t out, std::uint8_t in) const noexcept {
         return tables.append(tables.remove(digest, out), in);
     }
