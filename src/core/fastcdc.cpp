@@ -168,11 +168,6 @@ std::uint64_t gear_over(const std::uint64_t* table, const std::uint8_t* data, st
     return hash;
 }
 
-// The Gear state after byte p of a scan that started (from 0) at `start`: only the last 64 bytes still count.
-std::uint64_t gear_at(const std::uint64_t* table, const std::uint8_t* data, std::size_t start, std::size_t p) noexcept {
-    return gear_over(table, data, std::max(start, p >= 63 ? p - 63 : 0), p + 1);
-}
-
 // The Gear hash as the lane scan steps it: its state depends only on the last 64 bytes (older ones have shifted
 // out), so 63 bytes before a byte warm a lane up.
 class GearLanes {
@@ -181,8 +176,10 @@ public:
 
     GearLanes(const std::uint64_t* table, std::uint64_t mask) noexcept : table_(table), mask_(mask) {}
 
-    std::uint64_t grow(std::uint64_t hash, const std::uint8_t* at) const noexcept { return step(hash, at); }
-    std::uint64_t step(std::uint64_t hash, const std::uint8_t* at) const noexcept { return (hash << 1) + table_[*at]; }
+    std::uint64_t grow(std::uint64_t hash, const std::uint8_t* at) const noexcept { return step(hash, *at, at); }
+    std::uint64_t step(std::uint64_t hash, std::uint8_t in, const std::uint8_t*) const noexcept {
+        return (hash << 1) + table_[in];
+    }
     bool hit(std::uint64_t hash) const noexcept { return (hash & mask_) == 0; }
 
 private:
@@ -190,11 +187,10 @@ private:
     std::uint64_t mask_;
 };
 
-// The first p in [lo, hi) where the Gear state of a scan started at `start` (start <= lo) has no bit of `mask`
-// set, or hi if there is none.
-std::size_t find_cut(const std::uint64_t* table, const std::uint8_t* data, std::size_t start, std::size_t lo,
-                     std::size_t hi, std::uint64_t mask) noexcept {
-    const std::uint64_t hash = gear_over(table, data, std::max(start, lo >= 63 ? lo - 63 : 0), lo);
+// The first p in [lo, hi) where the Gear state has no bit of `mask` set, or hi if there is none. `hash` is the state
+// before lo (0 where the scan starts), and after the call the state at p (after hi - 1 if none).
+std::size_t find_cut(const std::uint64_t* table, const std::uint8_t* data, std::size_t lo, std::size_t hi,
+                     std::uint64_t mask, std::uint64_t& hash) noexcept {
     return find_first_hit(GearLanes(table, mask), data, lo, hi, hash);
 }
 
@@ -292,15 +288,12 @@ Cut FastCdc2020::cut(std::span<const std::uint8_t> data, bool) const {
     const std::size_t start = min_ / 2 * 2;
     const std::size_t split = std::max(start, center / 2 * 2);
     const std::size_t end = remaining / 2 * 2;
-    const std::uint8_t* bytes = data.data();
-    std::size_t p = find_cut(gear_.data(), bytes, start, start, split, mask_s_);
-    if (p == split) p = find_cut(gear_.data(), bytes, start, split, end, mask_l_);
-    if (p < end) {
-        // An even offset ends the reference's first half-step, whose state is the Gear hash shifted left once.
-        const std::uint64_t hash = gear_at(gear_.data(), bytes, start, p);
-        return {p, p % 2 == 0 ? hash << 1 : hash};
-    }
-    return {remaining, start < end ? gear_at(gear_.data(), bytes, start, end - 1) : 0};
+    std::uint64_t hash = 0;
+    std::size_t p = find_cut(gear_.data(), data.data(), start, split, mask_s_, hash);
+    if (p == split) p = find_cut(gear_.data(), data.data(), split, end, mask_l_, hash);
+    // An even offset ends the reference's first half-step, whose state is the Gear hash shifted left once.
+    if (p < end) return {p, p % 2 == 0 ? hash << 1 : hash};
+    return {remaining, hash};
 }
 
 // ---- v2016 ----
@@ -315,12 +308,11 @@ Cut FastCdc2016::cut(std::span<const std::uint8_t> data, bool) const {
     if (data.size() <= min_) return {data.size(), 0};
     const std::size_t remaining = std::min(data.size(), max_size_);
     const std::size_t center = std::min(avg_, remaining);
-    const std::uint8_t* bytes = data.data();
     const std::size_t split = std::max(min_, center);
-    std::size_t p = find_cut(gear.data(), bytes, min_, min_, split, mask_s_);
-    if (p == split) p = find_cut(gear.data(), bytes, min_, split, remaining, mask_l_);
-    if (p < remaining) return {p, gear_at(gear.data(), bytes, min_, p)};
-    return {remaining, min_ < remaining ? gear_at(gear.data(), bytes, min_, remaining - 1) : 0};
+    std::uint64_t hash = 0;
+    std::size_t p = find_cut(gear.data(), data.data(), min_, split, mask_s_, hash);
+    if (p == split) p = find_cut(gear.data(), data.data(), split, remaining, mask_l_, hash);
+    return {p, hash};
 }
 
 // ---- ronomon ----

@@ -119,8 +119,8 @@ public:
     std::uint64_t grow(std::uint64_t digest, const std::uint8_t* at) const noexcept {
         return tables_.append(digest, *at);
     }
-    std::uint64_t step(std::uint64_t digest, const std::uint8_t* at) const noexcept {
-        return tables_.append(tables_.remove(digest, at[-static_cast<std::ptrdiff_t>(warmup)]), *at);
+    std::uint64_t step(std::uint64_t digest, std::uint8_t in, const std::uint8_t* at) const noexcept {
+        return tables_.append(tables_.remove(digest, at[-static_cast<std::ptrdiff_t>(warmup)]), in);
     }
     bool hit(std::uint64_t digest) const noexcept { return (digest & mask_) == 0; }
 
@@ -178,14 +178,10 @@ Cut RabinChunker::cut(std::span<const std::uint8_t> data, bool final) const {
     if (n < min_size_) return {n, digest};
     if ((digest & split_mask_) == 0) return {min_size_, digest};
     // From here on the digest is the fingerprint of the 64 bytes up to the current one, nothing else: the lane scan
-    // applies, and the digest at the cut is that fingerprint again.
+    // applies, and leaves the digest at the cut.
     const std::size_t hit = find_first_hit(RabinLanes(tables_, split_mask_), data.data(), min_size_, n, digest);
-    const auto window_before = [&](std::size_t end) {
-        return tables_.fingerprint(data.subspan(end - rabin::chunker_window, rabin::chunker_window));
-    };
-    if (hit < n) return {hit + 1, window_before(hit + 1)};
-    // max_size reached, or the end of the data: restic reports its digest as it stands.
-    return {n, n > min_size_ ? window_before(n) : digest};
+    // At max_size or the end of the data, restic reports its digest as it stands.
+    return {hit < n ? hit + 1 : n, digest};
 }
 
 }  // namespace idcodec::cdc
