@@ -94,7 +94,8 @@ template <std::size_t Stride, LaneHash Hash>
         h2 = hash.grow(h2, stretch + 2 * Stride + q);
         h3 = hash.grow(h3, stretch + 3 * Stride + q);
     }
-    const auto hit_at = [&](std::size_t q) -> std::size_t {
+    const auto hit_at = [&](const std::uint8_t* block, std::size_t k) -> std::size_t {
+        const auto q = static_cast<std::size_t>(block - stretch) + k;
         if (hash.hit(h0)) {
             state = h0;
             return q;
@@ -126,7 +127,7 @@ template <std::size_t Stride, LaneHash Hash>
                 h3 = hash.step(h3, static_cast<std::uint8_t>(k % 2 == 0 ? word : word >> 8), at + 3 * Stride);
                 if (k % 2 == 1) word >>= 16;
                 if (hash.hit(h0) || hash.hit(h1) || hash.hit(h2) || hash.hit(h3)) [[unlikely]]
-                    return hit_at(static_cast<std::size_t>(at - stretch));
+                    return hit_at(block, half + k);
             }
         }
     }
