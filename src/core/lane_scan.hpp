@@ -125,7 +125,10 @@ template <std::size_t Stride, LaneHash Hash>
                 h2 = step_at(hash, h2, at + 2 * Stride);
                 // Two bytes per shift: x86 reads the second lowest byte of a register directly.
                 h3 = hash.step(h3, static_cast<std::uint8_t>(k % 2 == 0 ? word : word >> 8), at + 3 * Stride);
-                if (k % 2 == 1) word >>= 16;
+                if (k % 2 == 1) {
+                    word >>= 16;
+                    asm("" : "+r"(word));
+                }
                 if (hash.hit(h0) || hash.hit(h1) || hash.hit(h2) || hash.hit(h3)) [[unlikely]]
                     return hit_at(block, half + k);
             }
