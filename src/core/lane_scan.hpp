@@ -4,9 +4,9 @@
 // side, each part's lane warmed up on the bytes just before it, and the CPU overlaps the four chains.
 //
 // Where the time goes, once the chains overlap: two loads per byte and lane (the byte, then its table entry) fill
-// the load ports. So the fourth lane reads its bytes eight at a time and takes them out of a register, and the next
-// stretch is prefetched while this one is scanned, since four parts 1 KiB apart defeat the hardware's stream
-// prefetcher at every stretch.
+// the load ports. So the fourth lane reads its bytes eight at a time and takes them out of a register; and the
+// stretch after next is prefetched while this one is scanned, since four parts 1 KiB apart restart the hardware's
+// stream prefetcher at every stretch (one stretch ahead was measurably too late for memory-resident data).
 #pragma once
 #include "core/no_postgres.hpp"
 
@@ -74,10 +74,12 @@ template <std::size_t K, LaneHash Hash>
     return found;
 }
 
+// Eight bytes, byte k of the data in bits 8k..8k+7.
 inline std::uint64_t load_word(const std::uint8_t* at) noexcept {
     std::uint64_t word;
     std::memcpy(&word, at, sizeof word);
-    return word;  // byte k of the data is bits 8k..8k+7 on the little-endian machines this runs on
+    if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
+    return word;
 }
 
 // The first offset in stretch[0, 4 × Stride) whose state passes, or no_match; `state` is the state before the
@@ -87,7 +89,6 @@ template <std::size_t Stride, LaneHash Hash>
                                            std::uint64_t& state) noexcept {
     static_assert(Stride >= Hash::warmup, "a lane's warm-up must lie inside the stretch");
     static_assert(Stride % 16 == 0, "blocks of 16 steps, two words of the fourth lane");
-    static_assert(std::endian::native == std::endian::little);
     std::uint64_t h0 = state, h1 = 0, h2 = 0, h3 = 0;
     for (std::ptrdiff_t q = -static_cast<std::ptrdiff_t>(Hash::warmup); q < 0; ++q) {  // interleaved like the scan
         h1 = hash.grow(h1, stretch + Stride + q);
@@ -111,7 +112,7 @@ template <std::size_t Stride, LaneHash Hash>
         state = h3;
         return settle<3>(hash, stretch, Stride, q, h0, h1, h2, 3 * Stride + q, state);
     };
-    const std::uint8_t* ahead = stretch + 4 * Stride;
+    const std::uint8_t* ahead = stretch + 8 * Stride;
     for (const std::uint8_t* block = stretch; block != stretch + Stride; block += 16, ahead += 64) {
         __builtin_prefetch(ahead);
 #pragma GCC unroll 2
@@ -123,7 +124,8 @@ template <std::size_t Stride, LaneHash Hash>
                 h0 = step_at(hash, h0, at);
                 h1 = step_at(hash, h1, at + Stride);
                 h2 = step_at(hash, h2, at + 2 * Stride);
-                // Two bytes per shift: x86 reads the second lowest byte of a register directly.
+                // Two bytes per shift (x86 reads the second lowest byte of a register directly); the empty asm
+                // keeps the compiler from turning the running shift back into one shift per byte.
                 h3 = hash.step(h3, static_cast<std::uint8_t>(k % 2 == 0 ? word : word >> 8), at + 3 * Stride);
                 if (k % 2 == 1) {
                     word >>= 16;
