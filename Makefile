@@ -142,8 +142,10 @@ $(BUILD)/chunker_speed: test/bench/peers/chunker_speed.cpp $(CORE_SRCS) $(wildca
 
 # Core throughput (Google Benchmark), the rabin and buzhash chunkers beside restic's and borg's, then the SQL ratios
 # in one session: on the server PGHOST names (with idcodec installed there), else on a throwaway cluster of the
-# temporary installation (scripts/setup.sh).
-bench: $(BUILD)/core_bench $(BUILD)/chunker_speed
+# temporary installation (scripts/setup.sh, which first installs what the build and the cluster need).
+bench:
+	bash -c 'source scripts/setup.sh && install_dependencies'
+	$(MAKE) -s $(BUILD)/core_bench $(BUILD)/chunker_speed
 	$(BUILD)/core_bench --benchmark_min_time=1
 	BUILD=$(BUILD) bash test/bench/peers/run.sh
 	bash test/bench/run.sh

@@ -115,6 +115,8 @@ IDCODEC_SQL_FUNCTION(idcodec_winnow) {
     const int32 k = PG_GETARG_INT32(1);
     const int32 w = PG_GETARG_INT32(2);
     std::vector<std::uint64_t>& fingerprints = call_site<std::vector<std::uint64_t>>(fcinfo);
-    guarded([&](StopToken stop) { fingerprints = winnow(data, k, w, stop); });
+    // As many as one bigint[] holds.
+    const std::size_t max_fingerprints = (MaxAllocSize - ARR_OVERHEAD_NONULLS(1)) / sizeof(int64);
+    guarded([&](StopToken stop) { fingerprints = winnow(data, k, w, stop, max_fingerprints); });
     PG_RETURN_ARRAYTYPE_P(bigint_array(fingerprints));
 }

@@ -80,5 +80,17 @@ TEST(Winnow, SchleimerWilkersonAiken) {
     EXPECT_THROW(winnowed(U"abcd", -1, 4), Error);
 }
 
+TEST(Winnow, RefusesMoreFingerprintsThanTheLimit) {
+    const std::string text = utf8::encode(U"adorunrunrunadorunrun");  // five fingerprints with k = 5, w = 4
+    EXPECT_EQ(winnow(text, 5, 4, {}, 5).size(), 5u);
+    try {
+        winnow(text, 5, 4, {}, 4);
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::program_limit);
+        EXPECT_STREQ(e.what(), "winnow would return more than 4 fingerprints");
+    }
+}
+
 }  // namespace
 }  // namespace idcodec::search
