@@ -140,11 +140,12 @@ $(BUILD)/chunker_speed: test/bench/peers/chunker_speed.cpp $(CORE_SRCS) $(wildca
 	@mkdir -p $(BUILD)
 	$(CXX) $(CXXSTD) -O2 -DNDEBUG -Isrc $(CORE_ONLY) -o $@ $< $(CORE_SRCS)
 
-# Core throughput (Google Benchmark), the rabin and buzhash chunkers beside restic's and borg's, then the SQL ratios
-# in one session: on the server PGHOST names (with idcodec installed there), else on a throwaway cluster of the
-# temporary installation (scripts/setup.sh, which first installs what the build and the cluster need).
+# Core throughput (Google Benchmark), the chunkers beside restic's, borg's and fastcdc-rs's (when its source is
+# given: test/bench/peers/run.sh), then the SQL ratios in one session: on the server PGHOST names (with idcodec
+# installed there), else on a throwaway cluster of the temporary installation (scripts/setup.sh, which first installs
+# what the build, the cluster and the peers need).
 bench:
-	bash -c 'source scripts/setup.sh && install_dependencies'
+	bash -c 'source scripts/setup.sh && install_dependencies && install_bench_peers'
 	$(MAKE) -s $(BUILD)/core_bench $(BUILD)/chunker_speed
 	$(BUILD)/core_bench --benchmark_min_time=1
 	BUILD=$(BUILD) bash test/bench/peers/run.sh

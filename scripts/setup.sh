@@ -45,6 +45,17 @@ install_dependencies() {
     }
 }
 
+# The chunkers `make bench` times beside idcodec's (test/bench/peers/run.sh): restic's (Go) and borg's. Best effort:
+# a benchmark leaves out a peer it cannot have.
+install_bench_peers() {
+    local packages=(golang-go golang-github-restic-chunker-dev borgbackup) missing=() package
+    for package in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    [ ${#missing[@]} -gt 0 ] || return 0
+    apt_install "${missing[@]}" || log "could not install ${missing[*]}: the benchmark leaves those peers out"
+}
+
 # Generates TEST_LOCALE unless the C library already has it.
 ensure_test_locale() {
     locale -a 2>/dev/null | grep -qix "${TEST_LOCALE/UTF-8/utf8}" && return 0

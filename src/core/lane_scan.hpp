@@ -6,10 +6,12 @@
 // Where the time goes, once the chains overlap: two loads per byte and lane (the byte, then its table entry) fill
 // the load ports. So the fourth lane reads its bytes eight at a time and takes them out of a register; and the
 // stretch after next is prefetched while this one is scanned, since four parts 1 KiB apart restart the hardware's
-// stream prefetcher at every stretch (one stretch ahead was measurably too late for memory-resident data).
+// stream prefetcher at every stretch (one stretch ahead was measurably too late for memory-resident data); a search
+// asks for its first two stretches before it starts.
 #pragma once
 #include "core/no_postgres.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <concepts>
 #include <cstddef>
@@ -172,6 +174,10 @@ std::size_t find_first_hit(const Hash& hash, const std::uint8_t* data, std::size
                            std::uint64_t& state) noexcept {
     if (lo >= hi) return hi;
     bool found = false;
+    // A stretch prefetches the one after next as it goes; a search's first two stretches are asked for here, at
+    // once, since a chunker's search starts min_size bytes past its last cut, which no scan has read ahead.
+    const std::size_t lead = std::min(hi, lo + 2 * 4 * 1024);
+    for (std::size_t q = lo; q < lead; q += 64) __builtin_prefetch(data + q);
     std::size_t p = lane_scan::scan_stretches<1024, 128>(hash, data, lo, hi, state, found);
     if (found) return p;
     for (; p < hi; ++p) {

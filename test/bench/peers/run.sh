@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# idcodec's rabin and buzhash chunkers side by side with the implementations they reproduce (run by `make bench`):
-# restic's chunker (Go, Debian's golang-github-restic-chunker-dev) and borg's (C, Debian's borgbackup, driven from
-# Python as borg drives it). All three cut the same file of random bytes held in memory, with the same settings,
-# alternately, best of BENCH_PEERS_ROUNDS passes each; the chunk counts must agree. A peer that is not installed
-# is reported and left out (this is a benchmark: it installs nothing). Target: idcodec at least 1.5× each peer.
+# idcodec's chunkers side by side with the implementations they reproduce (run by `make bench`): restic's chunker
+# (Go, Debian's golang-github-restic-chunker-dev), borg's (C, Debian's borgbackup, driven from Python as borg drives
+# it) and fastcdc-rs (Rust, v2020). All cut the same file of random bytes held in memory, with the same settings,
+# alternately, best of BENCH_PEERS_ROUNDS passes each; the chunk counts must agree. A peer that is not there is
+# reported and left out (this is a benchmark: it installs nothing). Targets: idcodec at least 1.5× restic and borg,
+# 2× fastcdc-rs.
+#
+# fastcdc-rs is in neither Debian nor npm, so its source is given: FASTCDC_RS_SRC names a source tree of the crate,
+# or a crate archive fastcdc-*.crate is looked for in $IDCODEC_PEERS and beside the checkout. It is built offline
+# with cargo against fastcdc_rs_speed.rs (the crate needs nothing else for its in-memory chunker).
 # BENCH_PEERS_MB sets the file's size (256 by default), BENCH_PEERS_ROUNDS the passes per program run (3). The
 # window is each peer's default (restic 64 bytes, borg 4095).
 set -euo pipefail
@@ -33,13 +38,48 @@ for py in /usr/bin/python3 python3; do
     if command -v "$py" >/dev/null && "$py" -c 'import borg.chunker' 2>/dev/null; then borg_python=$py; break; fi
 done
 [ -n "$borg_python" ] || echo "borg: not available (install borgbackup)"
+fastcdc_rs=""
+fastcdc_src=${FASTCDC_RS_SRC:-}
+if [ -z "$fastcdc_src" ]; then
+    for dir in ${IDCODEC_PEERS:-} "$(dirname "$ROOT")"; do
+        [ -d "$dir" ] || continue
+        crate=$(find -L "$dir" -maxdepth 3 -name 'fastcdc-*.crate' -type f -not -path "$ROOT/*" 2>/dev/null | sort | tail -n 1)
+        [ -n "$crate" ] || continue
+        mkdir -p "$tmp/fastcdc-src" && tar -xzf "$crate" -C "$tmp/fastcdc-src" --strip-components=1
+        fastcdc_src=$tmp/fastcdc-src
+        break
+    done
+fi
+if [ -n "$fastcdc_src" ] && command -v cargo >/dev/null; then
+    mkdir -p "$tmp/fastcdc-driver"
+    cat >"$tmp/fastcdc-driver/Cargo.toml" <<TOML
+[package]
+name = "fastcdc_rs_speed"
+version = "0.0.0"
+edition = "2021"
 
-# Rows: label | idcodec algorithm min avg max | peer (restic: min max bits; borg: seed min_exp max_exp mask_bits window)
+[dependencies]
+fastcdc = { path = "$(cd "$fastcdc_src" && pwd)" }
+
+[[bin]]
+name = "fastcdc_rs_speed"
+path = "$HERE/fastcdc_rs_speed.rs"
+TOML
+    (cd "$tmp/fastcdc-driver" && CARGO_TARGET_DIR=$tmp/fastcdc-target cargo build -q --release --offline) &&
+        fastcdc_rs=$tmp/fastcdc-target/release/fastcdc_rs_speed
+    [ -n "$fastcdc_rs" ] && echo "fastcdc-rs: $(sed -n 's/^version *= *"\(.*\)"/\1/p' "$fastcdc_src/Cargo.toml" | head -n 1), from $fastcdc_src"
+fi
+[ -n "$fastcdc_rs" ] || echo "fastcdc-rs: not available (set FASTCDC_RS_SRC to its source, or put fastcdc-*.crate beside the checkout; needs cargo)"
+
+# Rows: label | idcodec algorithm min avg max | peer (restic: min max bits; borg: seed min_exp max_exp mask_bits window;
+# fastcdc-rs: min avg max) | target
 ROWS=(
-    "rabin vs restic, 512 KiB / 1 MiB / 8 MiB|rabin 524288 1048576 8388608|restic 524288 8388608 20"
-    "rabin vs restic, 2 KiB / 8 KiB / 64 KiB|rabin 2048 8192 65536|restic 2048 65536 13"
-    "buzhash vs borg, 2^19 / 2^21 / 2^23|buzhash 524288 2097152 8388608|borg 0 19 23 21 4095"
-    "buzhash vs borg, 2^10 / 2^12 / 2^16|buzhash 1024 4096 65536|borg 0 10 16 12 4095"
+    "fastcdc vs fastcdc-rs, 4 KiB / 16 KiB / 64 KiB|fastcdc 4096 16384 65536|fastcdc-rs 4096 16384 65536|2.0"
+    "fastcdc vs fastcdc-rs, 16 KiB / 64 KiB / 256 KiB|fastcdc 16384 65536 262144|fastcdc-rs 16384 65536 262144|2.0"
+    "rabin vs restic, 512 KiB / 1 MiB / 8 MiB|rabin 524288 1048576 8388608|restic 524288 8388608 20|1.5"
+    "rabin vs restic, 2 KiB / 8 KiB / 64 KiB|rabin 2048 8192 65536|restic 2048 65536 13|1.5"
+    "buzhash vs borg, 2^19 / 2^21 / 2^23|buzhash 524288 2097152 8388608|borg 0 19 23 21 4095|1.5"
+    "buzhash vs borg, 2^10 / 2^12 / 2^16|buzhash 1024 4096 65536|borg 0 10 16 12 4095|1.5"
 )
 
 best() {  # best "ns chunks" of the lines on stdin
@@ -48,15 +88,16 @@ best() {  # best "ns chunks" of the lines on stdin
 
 echo
 echo "Chunkers side by side: $MB MiB of random bytes in memory, one core, best of $((2 * ROUNDS)) passes"
-printf '%-42s %12s %12s %7s %7s  %s\n' "chunker, min / avg / max" "idcodec" "peer" "ratio" "target" "verdict"
+printf '%-48s %12s %12s %7s %7s  %s\n' "chunker, min / avg / max" "idcodec" "peer" "ratio" "target" "verdict"
 status=0
 for row in "${ROWS[@]}"; do
-    IFS='|' read -r label ours peer <<<"$row"
+    IFS='|' read -r label ours peer target <<<"$row"
     read -r algorithm min avg max <<<"$ours"
     read -r peer_name peer_args <<<"$peer"
     case $peer_name in
         restic) [ -n "$restic" ] || continue; peer_cmd=("$restic" "$tmp/data" $peer_args "$ROUNDS") ;;
         borg) [ -n "$borg_python" ] || continue; peer_cmd=("$borg_python" "$HERE/borg_speed.py" "$tmp/data" $peer_args "$ROUNDS") ;;
+        fastcdc-rs) [ -n "$fastcdc_rs" ] || continue; peer_cmd=("$fastcdc_rs" "$tmp/data" $peer_args "$ROUNDS") ;;
     esac
     : >"$tmp/ours" && : >"$tmp/peer"
     for _ in 1 2; do  # alternately, so a slow phase of the machine hits both
@@ -70,10 +111,10 @@ for row in "${ROWS[@]}"; do
         status=1
         continue
     fi
-    awk -v label="$label" -v bytes=$((MB << 20)) -v ours="$ours_ns" -v peer="$peer_ns" 'BEGIN {
+    awk -v label="$label" -v bytes=$((MB << 20)) -v ours="$ours_ns" -v peer="$peer_ns" -v target="$target" 'BEGIN {
         ratio = peer / ours
-        printf "%-42s %7.2f GB/s %7.2f GB/s %6.2fx %6.1fx  %s\n", label, bytes / ours, bytes / peer, ratio, 1.5,
-            (ratio >= 1.5 ? "meets" : "misses")
+        printf "%-48s %7.2f GB/s %7.2f GB/s %6.2fx %6.1fx  %s\n", label, bytes / ours, bytes / peer, ratio, target,
+            (ratio >= target ? "meets" : "misses")
     }'
 done
 exit $status
