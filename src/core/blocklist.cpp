@@ -51,11 +51,12 @@ Blocklist::Blocklist(std::span<const std::string> words, std::string_view alphab
                     "sqids blocklist is too large (more than " + std::to_string(max_cells) + " automaton cells)");
     next_.reserve(states * classes_);
     depth_.reserve(states);
-    flags_.reserve(states);
+    std::vector<std::uint8_t> flags;  // by state, until they are folded into the transitions
+    flags.reserve(states);
     const auto add_state = [&](std::uint32_t depth) {
         next_.resize(next_.size() + classes_, none);
         depth_.push_back(depth);
-        flags_.push_back(0);
+        flags.push_back(0);
         return static_cast<std::uint32_t>(depth_.size() - 1);
     };
     add_state(0);
@@ -75,8 +76,8 @@ Blocklist::Blocklist(std::span<const std::string> words, std::string_view alphab
         }
         const bool has_digit = std::any_of(word.begin(), word.end(), ascii::is_digit);
         const bool is_long = word.size() > 3;
-        flags_[state] |= ends_word;
-        if (is_long) flags_[state] |= has_digit ? (ends_long_digit_word | has_long_digit_word) : has_long_plain_word;
+        flags[state] |= ends_word;
+        if (is_long) flags[state] |= has_digit ? (ends_long_digit_word | has_long_digit_word) : has_long_plain_word;
     }
 
     // Breadth first: failure links, missing transitions filled in from them, and inherited "has" flags.
@@ -93,7 +94,7 @@ Blocklist::Blocklist(std::span<const std::string> words, std::string_view alphab
     while (!queue.empty()) {
         const std::uint32_t state = queue.front();
         queue.pop();
-        flags_[state] |= flags_[failure[state]] & (has_long_digit_word | has_long_plain_word);
+        flags[state] |= flags[failure[state]] & (has_long_digit_word | has_long_plain_word);
         for (std::size_t c = 0; c < classes_; ++c) {
             std::uint32_t& target = next_[state * classes_ + c];
             const std::uint32_t fallback = next_[failure[state] * classes_ + c];
@@ -105,22 +106,45 @@ Blocklist::Blocklist(std::span<const std::string> words, std::string_view alphab
             }
         }
     }
+    for (std::uint32_t& target : next_)
+        target = target * static_cast<std::uint32_t>(classes_) | std::uint32_t{flags[target]} << flag_shift;
+
+    if (classes_ <= std::size_t{1} << class_bits && !kept.empty()) {
+        openings_.assign((trigram_mask + 1) / 64, 0);
+        for (const std::string_view word : kept) {
+            std::uint32_t trigram = 0;
+            for (const char c : word.substr(0, 3))
+                trigram =
+                    trigram << class_bits | static_cast<std::uint32_t>(class_of_lower[static_cast<unsigned char>(c)]);
+            openings_[trigram / 64] |= std::uint64_t{1} << (trigram % 64);
+        }
+    }
+}
+
+bool Blocklist::may_hold_a_word(std::string_view id) const noexcept {
+    if (openings_.empty()) return true;
+    std::uint32_t trigram = 0;
+    for (std::size_t i = 0; i < id.size(); ++i) {
+        trigram = (trigram << class_bits | class_of_[static_cast<unsigned char>(id[i])]) & trigram_mask;
+        if (i >= 2 && (openings_[trigram / 64] >> (trigram % 64) & 1)) return true;
+    }
+    return false;
 }
 
 bool Blocklist::blocks(std::string_view id) const noexcept {
-    if (next_.empty() || depth_.size() == 1) return false;
-    std::uint32_t state = 0;
+    if (next_.empty() || depth_.size() == 1 || !may_hold_a_word(id)) return false;
+    std::uint32_t transition = 0;  // the root: row 0, no flags
     if (id.size() <= 3) {
-        for (const char c : id) state = step(state, c);
-        return (flags_[state] & ends_word) != 0 && depth_[state] == id.size();
+        for (const char c : id) transition = step(transition, c);
+        return (flags_of(transition) & ends_word) != 0 && depth_of(transition) == id.size();
     }
     for (std::size_t i = 0; i < id.size(); ++i) {
-        state = step(state, id[i]);
-        const std::uint8_t flags = flags_[state];
+        transition = step(transition, id[i]);
+        const std::uint8_t flags = flags_of(transition);
         if (flags & has_long_plain_word) return true;
-        if ((flags & ends_long_digit_word) && depth_[state] == i + 1) return true;  // a prefix
+        if ((flags & ends_long_digit_word) && depth_of(transition) == i + 1) return true;  // a prefix
     }
-    return (flags_[state] & has_long_digit_word) != 0;  // a suffix
+    return (flags_of(transition) & has_long_digit_word) != 0;  // a suffix
 }
 
 }  // namespace idcodec

@@ -3,6 +3,7 @@
 #include "core/digits.hpp"
 #include "core/error.hpp"
 #include "core/hashids.hpp"
+#include "core/id_out.hpp"
 #include "core/keyed_shuffle.hpp"
 #include "core/utf8.hpp"
 
@@ -32,39 +33,10 @@ std::u32string decode_setting(std::string_view text, const char* name, std::size
     return decoded;
 }
 
-void check_size(const std::string& id) {
-    if (id.size() > Hashids::max_id_bytes)
+void check_size(std::size_t bytes) {
+    if (bytes > Hashids::max_id_bytes)
         throw Error(ErrorKind::program_limit, "hashid would be longer than the maximum of 1 GB");
 }
-
-// Where Hashids::write puts an ID's characters. encode writes them as UTF-8 text; decode writes them over the text
-// it read, each character checked against the next one there, so checking an ID builds nothing.
-class TextOut {
-public:
-    explicit TextOut(std::string& text) noexcept : text_(text) {}
-    void put(char32_t code_point) { utf8::append(text_, code_point); }
-    void check_size() const { ::idcodec::check_size(text_); }
-
-private:
-    std::string& text_;
-};
-
-class MatchOut {
-public:
-    explicit MatchOut(std::string_view expected) noexcept : expected_(expected) {}
-    void put(char32_t code_point) noexcept {
-        if (pos_ < expected_.size() && utf8::next(expected_, pos_) == code_point) return;
-        pos_ = expected_.size();
-        failed_ = true;
-    }
-    void check_size() const noexcept {}  // bounded by the text read
-    bool matched() const noexcept { return !failed_ && pos_ == expected_.size(); }
-
-private:
-    std::string_view expected_;
-    std::size_t pos_ = 0;
-    bool failed_ = false;
-};
 
 int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -208,7 +180,7 @@ template <class Head, class Core, class Tail>
             core.put(separators_[separator_count_.remainder(extra)]);
             ++length;
         }
-        core.check_size();
+        check_size(core.size());
     }
     const auto wanted = static_cast<std::size_t>(min_length);
     if (length >= wanted) return;
@@ -363,7 +335,7 @@ bool Hashids::decode_hex(std::string_view id, int min_length, std::string& hex, 
         --count;
         while (count > 0) hex.push_back(buffer[--count]);
     }
-    check_size(hex);
+    check_size(hex.size());
     return true;
 }
 

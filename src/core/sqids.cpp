@@ -4,6 +4,7 @@
 #include "core/ascii.hpp"
 #include "core/digits.hpp"
 #include "core/error.hpp"
+#include "core/id_out.hpp"
 #include "core/sqids.hpp"
 #include "core/utf8.hpp"
 
@@ -103,20 +104,21 @@ auto Sqids::walk(std::size_t offset) const {
     });
 }
 
-bool Sqids::encode_with_increment(std::span<const std::uint64_t> numbers, std::size_t increment, std::string& id,
-                                  StopToken stop) const {
+std::size_t Sqids::offset_of(std::span<const std::uint64_t> numbers, std::size_t increment, StopToken stop) const {
     std::uint64_t sum = numbers.size();
     for (std::size_t i = 0; i < numbers.size(); ++i) {
         stop.poll();
         sum += static_cast<unsigned char>(alphabet_[length_.remainder(numbers[i])]) + i;
     }
-    const std::size_t offset = length_.remainder(length_.remainder(sum) + increment);
+    return length_.remainder(length_.remainder(sum) + increment);
+}
 
-    id.clear();
-    id.push_back(alphabet_[offset]);
+template <class Out>
+void Sqids::write(std::span<const std::uint64_t> numbers, std::size_t offset, Out& out, StopToken stop) const {
+    out.put(static_cast<unsigned char>(alphabet_[offset]));
     auto steps = walk(offset);
     const Step* step = &steps.next();
-    char digits[64];  // base >= 2
+    unsigned char digits[64];  // base >= 2
     for (std::size_t i = 0; i < numbers.size(); ++i) {
         stop.poll();
         std::size_t count = 0;
@@ -124,25 +126,56 @@ bool Sqids::encode_with_increment(std::span<const std::uint64_t> numbers, std::s
         do {
             std::uint64_t digit;
             value = base_.divide(value, digit);
-            digits[count++] = step->alphabet[1 + digit];
+            digits[count++] = static_cast<unsigned char>(step->alphabet[1 + digit]);
         } while (value > 0);
-        while (count > 0) id.push_back(digits[--count]);
+        while (count > 0) out.put(digits[--count]);
         if (i + 1 < numbers.size()) {
-            id.push_back(step->alphabet[0]);
+            out.put(static_cast<unsigned char>(step->alphabet[0]));
             step = &steps.next();
         }
-        if (id.size() > max_id_bytes) throw Error(ErrorKind::program_limit, "sqid would be longer than 1 GB");
+        if (out.size() > max_id_bytes) throw Error(ErrorKind::program_limit, "sqid would be longer than 1 GB");
     }
 
     const auto min_length = static_cast<std::size_t>(min_length_);
-    if (id.size() < min_length) {
-        id.push_back(step->alphabet[0]);
-        while (id.size() < min_length) {
+    if (out.size() < min_length) {
+        out.put(static_cast<unsigned char>(step->alphabet[0]));
+        while (out.size() < min_length) {
             step = &steps.next();
-            id.append(step->alphabet, 0, std::min(min_length - id.size(), step->alphabet.size()));
+            const std::size_t count = std::min(min_length - out.size(), step->alphabet.size());
+            for (std::size_t k = 0; k < count; ++k) out.put(static_cast<unsigned char>(step->alphabet[k]));
         }
     }
+}
+
+bool Sqids::encode_with_increment(std::span<const std::uint64_t> numbers, std::size_t increment, std::string& id,
+                                  StopToken stop) const {
+    id.clear();
+    TextOut out(id);
+    write(numbers, offset_of(numbers, increment, stop), out, stop);
     return !blocklist_.blocks(id);
+}
+
+bool Sqids::is_canonical(std::span<const std::uint64_t> numbers, std::string_view id, bool plain,
+                         StopToken stop) const {
+    // Usually the ID of the first attempt, which starts with the character of offset_of(numbers, 0). A plain ID
+    // (see decode) then is exactly what that attempt writes, unless encode would have padded it; otherwise writing
+    // the attempt's ID over `id` tells. Either way no blocked word may be in it. IDs of later attempts start with
+    // another character and are checked by encoding in full.
+    const std::size_t offset = offset_of(numbers, 0, stop);
+    if (alphabet_[offset] == id[0]) {
+        if (plain) return id.size() >= static_cast<std::size_t>(min_length_) && !blocklist_.blocks(id);
+        MatchOut out(id);
+        write(numbers, offset, out, stop);
+        return out.matched() && !blocklist_.blocks(id);
+    }
+    std::string expected;
+    try {
+        encode(numbers, expected, stop);
+    } catch (const Error& error) {
+        if (error.kind() == ErrorKind::interrupted) throw;
+        return false;
+    }
+    return expected == id;
 }
 
 void Sqids::encode(std::span<const std::uint64_t> numbers, std::string& id, StopToken stop) const {
@@ -169,39 +202,43 @@ void Sqids::decode(std::string_view id, std::vector<std::uint64_t>& numbers, boo
         if (c >= 128 || position_[c] == absent) return;
     }
 
+    // Each part of the ID is read with its step's alphabet, whose first character is the separator (position 0):
+    // a part ends at it; an empty part ends the ID. `plain`: every part was read, each without leading zero digits,
+    // and the ID ends with a digit, which is how encode writes numbers when it does not pad.
     auto steps = walk(position_[static_cast<unsigned char>(id[0])]);
     const Step* step = &steps.next();
-    std::string_view rest = id.substr(1);
     const std::uint64_t base = base_.value();
-    while (!rest.empty()) {
+    std::uint64_t value = 0;
+    std::size_t digits = 0;
+    bool plain = true;
+    for (std::size_t i = 1; i < id.size(); ++i) {
         stop.poll();
-        const std::size_t separator = rest.find(step->alphabet[0]);
-        const std::string_view chunk = rest.substr(0, separator);
-        if (chunk.empty()) break;
-        std::uint64_t value = 0;
-        for (const char c : chunk) {
-            const std::uint64_t digit = step->position[static_cast<unsigned char>(c)] - 1u;
-            if (!append_digit(value, base, digit)) {
-                numbers.clear();
-                return;
+        const std::uint8_t position = step->position[static_cast<unsigned char>(id[i])];
+        if (position == 0) {
+            if (digits == 0) {
+                plain = false;
+                break;
             }
+            numbers.push_back(value);
+            value = 0;
+            digits = 0;
+            step = &steps.next();
+            continue;
         }
+        if (digits == 1 && value == 0) plain = false;  // a leading zero
+        if (!append_digit(value, base, position - 1u)) {
+            numbers.clear();
+            return;
+        }
+        ++digits;
+    }
+    if (digits > 0) {
         numbers.push_back(value);
-        if (separator == std::string_view::npos) break;
-        step = &steps.next();
-        rest.remove_prefix(separator + 1);
+    } else {
+        plain = false;
     }
 
-    if (canonical) {
-        std::string expected;
-        try {
-            encode(numbers, expected, stop);
-        } catch (const Error& error) {
-            if (error.kind() == ErrorKind::interrupted) throw;
-            expected.clear();
-        }
-        if (expected != id) numbers.clear();
-    }
+    if (canonical && !numbers.empty() && !is_canonical(numbers, id, plain, stop)) numbers.clear();
 }
 
 }  // namespace idcodec

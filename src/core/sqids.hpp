@@ -57,8 +57,15 @@ private:
     };
 
     auto walk(std::size_t offset) const;
+    // The index in alphabet_ of an ID's first character, for the given attempt.
+    std::size_t offset_of(std::span<const std::uint64_t> numbers, std::size_t increment, StopToken stop) const;
+    // The ID of `numbers` that starts at `offset`, to a TextOut or MatchOut.
+    template <class Out>
+    void write(std::span<const std::uint64_t> numbers, std::size_t offset, Out& out, StopToken stop) const;
     bool encode_with_increment(std::span<const std::uint64_t> numbers, std::size_t increment, std::string& id,
                                StopToken stop) const;
+    // Whether encode(numbers) gives exactly `id` (`numbers` decoded from it; `plain` as decode found it).
+    bool is_canonical(std::span<const std::uint64_t> numbers, std::string_view id, bool plain, StopToken stop) const;
 
     std::string alphabet_;                    // shuffled once
     std::array<std::uint8_t, 128> position_;  // index in alphabet_, or absent

@@ -132,6 +132,75 @@ TEST(Sqids, DecodeEdgeCases) {
     EXPECT_EQ(decoded(sqids, id + "0", true), Numbers{});
 }
 
+// canonical => true keeps exactly the IDs encode gives back: checked against that definition (encode, whose every
+// attempt is verified by the vectors, then compare) on IDs that are encoded, tampered with or random, with
+// blocklists that force later attempts often.
+TEST(Sqids, CanonicalDecodingIsEncodeThenCompare) {
+    const std::string_view small_alphabet = "abcdefgh";
+    std::vector<std::string> words;  // every 4-letter word of the small alphabet that starts with 'a'
+    for (const char b : small_alphabet)
+        for (const char c : small_alphabet)
+            for (const char d : small_alphabet) words.push_back(std::string{'a', b, c, d});
+    std::vector<std::string_view> word_views(words.begin(), words.end());
+    const std::vector<std::string_view> long_words = {"cafe", "bad1", "1dea"};
+    // Each configuration beside the same one without a blocklist: where their IDs differ, a later attempt was used.
+    const std::vector<std::string_view> no_words;
+    const std::vector<std::pair<Sqids, Sqids>> configurations = [&] {
+        std::vector<std::pair<Sqids, Sqids>> all;
+        all.emplace_back(Sqids(Sqids::default_alphabet, 0), Sqids(Sqids::default_alphabet, 0, no_words));
+        all.emplace_back(Sqids(Sqids::default_alphabet, 12), Sqids(Sqids::default_alphabet, 12, no_words));
+        all.emplace_back(Sqids(small_alphabet, 0, word_views), Sqids(small_alphabet, 0, no_words));
+        all.emplace_back(Sqids(small_alphabet, 5, word_views), Sqids(small_alphabet, 5, no_words));
+        all.emplace_back(Sqids("abcdef0123456789", 0, long_words), Sqids("abcdef0123456789", 0, no_words));
+        return all;
+    }();
+    std::uint64_t state = 0x9E3779B97F4A7C15;
+    const auto next = [&] {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        return state;
+    };
+    std::size_t canonical = 0, rejected = 0, later_attempts = 0;
+    for (const auto& [sqids, unblocked] : configurations) {
+        const std::string alphabet = unblocked.encode(Numbers{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});  // its characters
+        for (int round = 0; round < 3000; ++round) {
+            Numbers numbers(1 + next() % 3);
+            for (auto& n : numbers) n = next() % 4 == 0 ? next() : next() % 1000;
+            std::string id;
+            try {
+                id = sqids.encode(numbers);
+            } catch (const Error&) {
+                continue;  // every attempt blocked
+            }
+            if (id != unblocked.encode(numbers)) ++later_attempts;
+            switch (next() % 4) {
+                case 0:
+                    break;
+                case 1:
+                    id[next() % id.size()] = alphabet[next() % alphabet.size()];
+                    break;
+                case 2:
+                    id.insert(next() % (id.size() + 1), 1, alphabet[next() % alphabet.size()]);
+                    break;
+                case 3:
+                    id.erase(next() % id.size(), 1);
+                    break;
+            }
+            const Numbers read = decoded(sqids, id);
+            std::string again;
+            try {
+                again = sqids.encode(read);
+            } catch (const Error&) {
+            }
+            const bool expected = !read.empty() && again == id;
+            EXPECT_EQ(decoded(sqids, id, true), expected ? read : Numbers{}) << id;
+            (expected ? canonical : rejected) += 1;
+        }
+    }
+    EXPECT_GT(later_attempts, 500u) << canonical << " canonical, " << rejected << " rejected";
+    EXPECT_GT(canonical, 4000u);
+    EXPECT_GT(rejected, 5000u);
+}
+
 Numbers parse_numbers(const test::Json& array) {
     Numbers numbers;
     for (const auto& item : array.items) numbers.push_back(std::stoull(item.text));

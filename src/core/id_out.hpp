@@ -1,0 +1,44 @@
+// Where an encoder puts the characters of an ID. TextOut appends them to a string as UTF-8; MatchOut checks them,
+// one by one, against an ID that was read, so a decoder can confirm an ID is the one encode would give without
+// building a second one.
+#pragma once
+#include "core/no_postgres.hpp"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "core/utf8.hpp"
+
+namespace idcodec {
+
+class TextOut {
+public:
+    explicit TextOut(std::string& text) noexcept : text_(text) {}
+    void put(char32_t code_point) { utf8::append(text_, code_point); }
+    std::size_t size() const noexcept { return text_.size(); }  // bytes
+
+private:
+    std::string& text_;
+};
+
+class MatchOut {
+public:
+    explicit MatchOut(std::string_view expected) noexcept : expected_(expected) {}
+    void put(char32_t code_point) noexcept {
+        written_ += code_point < 0x80 ? 1 : code_point < 0x800 ? 2 : code_point < 0x10000 ? 3 : 4;
+        if (!failed_ && pos_ < expected_.size() && utf8::next(expected_, pos_) == code_point) return;
+        failed_ = true;
+    }
+    // Bytes put so far, as a TextOut would hold: an encoder's loops run the same over both.
+    std::size_t size() const noexcept { return written_; }
+    bool matched() const noexcept { return !failed_ && pos_ == expected_.size(); }
+
+private:
+    std::string_view expected_;
+    std::size_t pos_ = 0;
+    std::size_t written_ = 0;
+    bool failed_ = false;
+};
+
+}  // namespace idcodec
