@@ -51,7 +51,19 @@ if [ -z "$fastcdc_src" ]; then
     done
 fi
 if [ -n "$fastcdc_src" ] && command -v cargo >/dev/null; then
-    mkdir -p "$tmp/fastcdc-driver"
+    # The crate's library under a manifest of our own: its optional dependencies (async streaming) would have to be
+    # resolved even when unused, and nothing but Debian's and npm's registries can be reached.
+    fastcdc_version=$(sed -n 's/^version *= *"\(.*\)"/\1/p' "$fastcdc_src/Cargo.toml" | head -n 1)
+    fastcdc_edition=$(sed -n 's/^edition *= *"\(.*\)"/\1/p' "$fastcdc_src/Cargo.toml" | head -n 1)
+    mkdir -p "$tmp/fastcdc-lib" "$tmp/fastcdc-driver"
+    cp -r "$fastcdc_src/src" "$tmp/fastcdc-lib/"
+    [ -f "$fastcdc_src/build.rs" ] && cp "$fastcdc_src/build.rs" "$tmp/fastcdc-lib/"
+    cat >"$tmp/fastcdc-lib/Cargo.toml" <<TOML
+[package]
+name = "fastcdc"
+version = "${fastcdc_version:-0.0.0}"
+edition = "${fastcdc_edition:-2018}"
+TOML
     cat >"$tmp/fastcdc-driver/Cargo.toml" <<TOML
 [package]
 name = "fastcdc_rs_speed"
@@ -59,7 +71,7 @@ version = "0.0.0"
 edition = "2021"
 
 [dependencies]
-fastcdc = { path = "$(cd "$fastcdc_src" && pwd)" }
+fastcdc = { path = "$tmp/fastcdc-lib" }
 
 [[bin]]
 name = "fastcdc_rs_speed"
@@ -67,7 +79,7 @@ path = "$HERE/fastcdc_rs_speed.rs"
 TOML
     (cd "$tmp/fastcdc-driver" && CARGO_TARGET_DIR=$tmp/fastcdc-target cargo build -q --release --offline) &&
         fastcdc_rs=$tmp/fastcdc-target/release/fastcdc_rs_speed
-    [ -n "$fastcdc_rs" ] && echo "fastcdc-rs: $(sed -n 's/^version *= *"\(.*\)"/\1/p' "$fastcdc_src/Cargo.toml" | head -n 1), from $fastcdc_src"
+    [ -n "$fastcdc_rs" ] && echo "fastcdc-rs: ${fastcdc_version:-?}, from $fastcdc_src"
 fi
 [ -n "$fastcdc_rs" ] || echo "fastcdc-rs: not available (set FASTCDC_RS_SRC to its source, or put fastcdc-*.crate beside the checkout; needs cargo)"
 
