@@ -69,8 +69,9 @@ log "build rules: the core is locale-free, the core/shim boundary holds, the cod
 run_check "core locale-free" make -s check-locale-free PG_CONFIG=$PG_BIN/pg_config
 run_check "core/shim boundary" make -s check-boundary PG_CONFIG=$PG_BIN/pg_config
 run_check "clang-format" make -s check-format
-# `make bench` is not run here (timings are no test), but its programs must keep compiling.
-run_check "benchmark programs build" make -s build/core_bench build/chunker_speed
+# `make bench` is not run here (timings are no test), but its programs must keep compiling and its scripts parsing.
+run_check "benchmark programs build" bash -c \
+    'make -s build/core_bench build/chunker_speed && bash -n test/bench/run.sh && bash -n test/bench/peers/run.sh'
 
 log "unit tests"
 make -s build/unit_tests >/dev/null 2>&1 || make build/unit_tests
