@@ -180,7 +180,7 @@ template <class Head, class Core, class Tail>
             core.put(separators_[separator_count_.remainder(extra)]);
             ++length;
         }
-        check_size(core.size());
+        if constexpr (Core::builds_text) check_size(core.size());
     }
     const auto wanted = static_cast<std::size_t>(min_length);
     if (length >= wanted) return;

@@ -12,8 +12,11 @@
 
 namespace idcodec {
 
+// `builds_text`: whether the output grows a string, so whether an encoder must hold it to its size limit (a MatchOut
+// only reads an ID that was given, and a mismatch, not an error, is its answer).
 class TextOut {
 public:
+    static constexpr bool builds_text = true;
     explicit TextOut(std::string& text) noexcept : text_(text) {}
     void put(char32_t code_point) { utf8::append(text_, code_point); }
     std::size_t size() const noexcept { return text_.size(); }  // bytes
@@ -24,6 +27,7 @@ private:
 
 class MatchOut {
 public:
+    static constexpr bool builds_text = false;
     explicit MatchOut(std::string_view expected) noexcept : expected_(expected) {}
     void put(char32_t code_point) noexcept {
         written_ += code_point < 0x80 ? 1 : code_point < 0x800 ? 2 : code_point < 0x10000 ? 3 : 4;

@@ -133,7 +133,8 @@ void Sqids::write(std::span<const std::uint64_t> numbers, std::size_t offset, Ou
             out.put(static_cast<unsigned char>(step->alphabet[0]));
             step = &steps.next();
         }
-        if (out.size() > max_id_bytes) throw Error(ErrorKind::program_limit, "sqid would be longer than 1 GB");
+        if constexpr (Out::builds_text)
+            if (out.size() > max_id_bytes) throw Error(ErrorKind::program_limit, "sqid would be longer than 1 GB");
     }
 
     const auto min_length = static_cast<std::size_t>(min_length_);
@@ -161,6 +162,7 @@ bool Sqids::is_canonical(std::span<const std::uint64_t> numbers, std::string_vie
     // (see decode) then is exactly what that attempt writes, unless encode would have padded it; otherwise writing
     // the attempt's ID over `id` tells. Either way no blocked word may be in it. IDs of later attempts start with
     // another character and are checked by encoding in full.
+    if (id.size() > max_id_bytes) return false;  // longer than encode ever writes
     const std::size_t offset = offset_of(numbers, 0, stop);
     if (alphabet_[offset] == id[0]) {
         if (plain) return id.size() >= static_cast<std::size_t>(min_length_) && !blocklist_.blocks(id);
