@@ -30,7 +30,7 @@ public:
     static constexpr bool builds_text = false;
     explicit MatchOut(std::string_view expected) noexcept : expected_(expected) {}
     void put(char32_t code_point) noexcept {
-        written_ += code_point < 0x80 ? 1 : code_point < 0x800 ? 2 : code_point < 0x10000 ? 3 : 4;
+        written_ += utf8::width(code_point);
         if (!failed_ && pos_ < expected_.size() && utf8::next(expected_, pos_) == code_point) return;
         failed_ = true;
     }

@@ -176,9 +176,10 @@ std::size_t find_first_hit(const Hash& hash, const std::uint8_t* data, std::size
     bool found = false;
     // A stretch prefetches the one after next as it goes; a search's first two stretches are asked for here, at
     // once, since a chunker's search starts min_size bytes past its last cut, which no scan has read ahead.
-    const std::size_t lead = std::min(hi, lo + 2 * 4 * 1024);
+    constexpr std::size_t stride = 1024;
+    const std::size_t lead = std::min(hi, lo + 2 * 4 * stride);
     for (std::size_t q = lo; q < lead; q += 64) __builtin_prefetch(data + q);
-    std::size_t p = lane_scan::scan_stretches<1024, 128>(hash, data, lo, hi, state, found);
+    std::size_t p = lane_scan::scan_stretches<stride, 128>(hash, data, lo, hi, state, found);
     if (found) return p;
     for (; p < hi; ++p) {
         state = lane_scan::step_at(hash, state, data + p);

@@ -39,6 +39,11 @@ inline void append(std::string& out, char32_t code_point) {
 
 std::string encode(std::u32string_view code_points);
 
+// The bytes `code_point` takes in UTF-8.
+inline constexpr std::size_t width(char32_t code_point) noexcept {
+    return code_point < 0x80 ? 1 : code_point < 0x800 ? 2 : code_point < 0x10000 ? 3 : 4;
+}
+
 // The number of characters of valid UTF-8 text (bytes that do not continue a character).
 inline std::size_t length(std::string_view text) noexcept {
     std::size_t characters = 0;
