@@ -63,6 +63,9 @@ check-locale-free: $(CORE_SRCS:.cpp=.o)
 	@if nm -uC $^ | grep -E '^\s+U ($(LOCALE_SYMBOLS))(@|\(|$$)'; then \
 	  echo "src/core must not call a locale-sensitive library function (above)"; exit 1; fi
 $(CORE_SRCS:.cpp=.o): override CPPFLAGS += $(CORE_ONLY)
+# The magic block carries the extension's version (shown by pg_get_loaded_modules() on PostgreSQL 18).
+src/pg/module.o: override CPPFLAGS += -DIDCODEC_VERSION='"$(EXTVERSION)"'
+src/pg/module.o: idcodec.control
 # Objects are rebuilt when the flags in this file change.
 $(OBJS): $(firstword $(MAKEFILE_LIST))
 -include $(OBJS:.o=.d)

@@ -9,8 +9,17 @@ PG_MAJOR=15
 # copied, its headers and libraries linked), into which idcodec and the peer systems are installed, so a test run
 # never writes to the system's PostgreSQL directories. PostgreSQL finds its files relative to its programs, so the
 # copy is a complete installation. IDCODEC_INSTALL chooses where; it is reused while the server is the same.
+# It lives in the cache outside the checkout, with the PostgreSQL majors built from source (IDCODEC_CACHE; by
+# default /var/cache/idcodec for root, since the server user must be able to read what it runs, which it cannot under
+# /root; else ~/.cache/idcodec).
+if [ "$(id -u)" = 0 ]; then
+    IDCODEC_CACHE=${IDCODEC_CACHE:-/var/cache/idcodec}
+else
+    IDCODEC_CACHE=${IDCODEC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/idcodec}
+fi
+export IDCODEC_CACHE
 SYSTEM_PG=/usr/lib/postgresql/$PG_MAJOR
-export IDCODEC_INSTALL=${IDCODEC_INSTALL:-/tmp/idcodec-install-$(id -u)-$(printf '%s' "$IDCODEC_ROOT" | md5sum | cut -c1-8)}
+export IDCODEC_INSTALL=${IDCODEC_INSTALL:-$IDCODEC_CACHE/install-$PG_MAJOR-$(printf '%s' "$IDCODEC_ROOT" | md5sum | cut -c1-8)}
 export PG_BIN=$IDCODEC_INSTALL$SYSTEM_PG/bin
 REQUIRED_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib make g++ clang libclang-rt-14-dev
                    libgtest-dev libbenchmark-dev locales python3 libpq-dev clang-format)
@@ -64,12 +73,12 @@ ensure_test_locale() {
 }
 
 # find_peer FILE: the path of a peer system's source archive (Citus, pg_hashids), looked for in $IDCODEC_PEERS,
-# else in the directories beside the checkout (up to three levels down); nothing when it is not there.
+# else in the directories beside the checkout (up to four levels down); nothing when it is not there.
 find_peer() {
     local dir
     for dir in ${IDCODEC_PEERS:-} "$(dirname "$IDCODEC_ROOT")"; do
         [ -d "$dir" ] || continue
-        find -L "$dir" -maxdepth 3 -name "$1" -type f -not -path "$IDCODEC_ROOT/*" 2>/dev/null | head -n 1 | grep . && return 0
+        find -L "$dir" -maxdepth 4 -name "$1" -type f -not -path "$IDCODEC_ROOT/*" 2>/dev/null | head -n 1 | grep . && return 0
     done
     return 0
 }
@@ -81,6 +90,8 @@ make_temp_installation() {
     [ "$(cat "$IDCODEC_INSTALL/.made-from" 2>/dev/null)" = "$origin" ] && return 0
     log "making a temporary PostgreSQL installation in $IDCODEC_INSTALL"
     rm -rf "$IDCODEC_INSTALL"
+    mkdir -p "$IDCODEC_CACHE"
+    chmod 755 "$IDCODEC_CACHE"
     mkdir -p "$IDCODEC_INSTALL$SYSTEM_PG" "$IDCODEC_INSTALL/usr/share/postgresql" "$IDCODEC_INSTALL/usr/include"
     cp -a "$SYSTEM_PG/bin" "$IDCODEC_INSTALL$SYSTEM_PG/"
     cp -a "/usr/share/postgresql/$PG_MAJOR" "$IDCODEC_INSTALL/usr/share/postgresql/"
@@ -100,32 +111,17 @@ build_and_install() {
     make -C "$IDCODEC_ROOT" -s PG_CONFIG=$PG_BIN/pg_config install >/dev/null
 }
 
-# The server runs as 'postgres' when we are root (initdb refuses root), else as ourselves.
-as_server_user() {
-    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
-}
-
+# A throwaway cluster of the temporary installation on a port of its own (IDCODEC_PORT chooses it); PGHOST, PGPORT,
+# PGUSER and PGDATABASE point at it and SERVER_LOG is its log. It is stopped and removed when the script exits,
+# also when it is interrupted (test/lib/cluster.sh).
 start_cluster() {
-    CLUSTER_DIR=$(mktemp -d /tmp/idcodec-cluster.XXXXXX)
-    chmod 755 "$CLUSTER_DIR"
-    [ "$(id -u)" = 0 ] && chown postgres: "$CLUSTER_DIR"
-    export PGPORT=${IDCODEC_PORT:-$(( 55000 + RANDOM % 5000 ))}
-    export PGHOST=$CLUSTER_DIR
-    export PGUSER=postgres
-    export PGDATABASE=postgres
-    log "starting a throwaway cluster in $CLUSTER_DIR (port $PGPORT)"
-    as_server_user $PG_BIN/initdb -D "$CLUSTER_DIR/data" -U postgres -E UTF8 --locale=C.UTF-8 -A trust >/dev/null
-    as_server_user $PG_BIN/pg_ctl -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w \
-        -o "-p $PGPORT -k $CLUSTER_DIR -c listen_addresses='' -c max_connections=120 -c shared_buffers=256MB" start >/dev/null
-    export CLUSTER_DIR
-    trap stop_cluster EXIT
-}
-
-stop_cluster() {
-    if [ -n "${CLUSTER_DIR:-}" ] && [ -d "$CLUSTER_DIR/data" ]; then
-        as_server_user $PG_BIN/pg_ctl -D "$CLUSTER_DIR/data" -m fast -w stop >/dev/null 2>&1 || true
-        rm -rf "$CLUSTER_DIR"
-    fi
+    source "$IDCODEC_ROOT/test/lib/cluster.sh"
+    export PGPORT=${IDCODEC_PORT:-$(free_port)}
+    log "starting a throwaway cluster in $CLUSTERS (port $PGPORT)"
+    cluster_start main "$PGPORT" "max_connections=120" "shared_buffers=256MB"
+    export PGHOST=$CLUSTERS PGUSER=postgres PGDATABASE=postgres
+    SERVER_LOG=$(cluster_log main)
+    export SERVER_LOG
 }
 
 cd "$IDCODEC_ROOT"

@@ -1,10 +1,23 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds idcodec and installs it into a temporary PostgreSQL installation (scripts/setup.sh),
 # starts a throwaway cluster and runs every suite. `make check` runs this.
-# Ends with one line "N passed, N failed, N skipped" (tests across all suites). A check that needs something this
+# Ends with one line "N passed, N failed, N skipped" (tests across all suites), after one line per PostgreSQL major.
+# Every suite runs on the default major (Debian's PostgreSQL 15); then the suites that must hold on every major run
+# on 16, 17 and 18 built from their stock sources (test/major.sh), and databases are upgraded across majors
+# (test/upgrade/run.sh).
+#
+#   bash scripts/test.sh [--quick]     --quick: the default major only (the other majors and the upgrades are
+#                                      counted as skipped), for day-to-day work A check that needs something this
 # machine cannot provide (a peer system's source, a registry) prints "SKIPPED: <reason>" and exits 77 when it could
 # run nothing, or exits 0 having run the rest; each SKIPPED line counts as one skipped test.
+QUICK=0
+case ${1:-} in
+    --quick) QUICK=1 ;;
+    "") ;;
+    *) echo "usage: bash scripts/test.sh [--quick]" >&2; exit 2 ;;
+esac
 source "$(dirname "$0")/setup.sh"
+source test/lib/postgres_build.sh
 set +e
 
 PASSED=0
@@ -21,6 +34,22 @@ record() {
     SKIPPED=$((SKIPPED + skipped))
     [ "$3" -gt 0 ] && FAILED_SUITES+=("$1")
     log "$1: $2 passed, $3 failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped")"
+}
+
+# A script that reports steps (test/major.sh, test/upgrade/run.sh): one test per "ok: " line, one failure per
+# "FAILED: " line (and one when it fails without saying which step), one skipped test per "SKIPPED:" line.
+run_steps() {
+    local name=$1; shift
+    local out status passed failed skips
+    out=$("$@" 2>&1)
+    status=$?
+    passed=$(grep -c '^ok: ' <<<"$out")
+    failed=$(grep -c '^FAILED: ' <<<"$out")
+    skips=$(grep -c '^SKIPPED:' <<<"$out")
+    while IFS= read -r line; do SKIP_REASONS+=("$name: ${line#SKIPPED: }"); done < <(grep '^SKIPPED:' <<<"$out")
+    if [ $status -ne 0 ] && [ $status -ne 77 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+    if [ "$failed" -gt 0 ]; then printf '%s\n' "$out" | tail -n 60 >&2; else grep -E '^(ok|SKIPPED): ' <<<"$out" >&2; fi
+    record "$name" "$passed" "$failed" "$skips"
 }
 
 # Google Test binaries: count test cases.
@@ -115,6 +144,31 @@ build_and_install
 log "Debian package"
 run_check "debian package" bash test/package.sh
 
+MAJOR_LINES=("PostgreSQL $("$PG_BIN/pg_config" --version | sed 's/^PostgreSQL //') (Debian's, the default: every suite): $PASSED passed, $FAILED failed, $SKIPPED skipped")
+
+# The other majors, from their stock sources, each built once into the cache outside the checkout.
+for release in "${POSTGRES_RELEASES[@]}"; do
+    name="PostgreSQL $release"
+    [ "$release" = "$POSTGRES_ASSERT_RELEASE" ] && name+=" (assertions)"
+    if [ $QUICK = 1 ]; then
+        SKIP_REASONS+=("$name: --quick runs the default major only"); record "$name" 0 0 1
+    else
+        log "$name, built from its stock source"
+        before=("$PASSED" "$FAILED" "$SKIPPED")
+        run_steps "$name" bash test/major.sh "$release"
+        MAJOR_LINES+=("$name: $((PASSED - before[0])) passed, $((FAILED - before[1])) failed, $((SKIPPED - before[2])) skipped")
+    fi
+done
+if [ $QUICK = 1 ]; then
+    SKIP_REASONS+=("major upgrades: --quick runs the default major only"); record "major upgrades" 0 0 1
+else
+    log "major upgrades: pg_upgrade and pg_dump/pg_restore of a database full of idcodec objects"
+    before=("$PASSED" "$FAILED" "$SKIPPED")
+    run_steps "major upgrades" bash test/upgrade/run.sh
+    MAJOR_LINES+=("major upgrades: $((PASSED - before[0])) passed, $((FAILED - before[1])) failed, $((SKIPPED - before[2])) skipped")
+fi
+
+for line in "${MAJOR_LINES[@]}"; do log "$line"; done
 if [ ${#FAILED_SUITES[@]} -gt 0 ]; then log "failing suites: ${FAILED_SUITES[*]}"; fi
 for reason in "${SKIP_REASONS[@]}"; do log "skipped: $reason"; done
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"

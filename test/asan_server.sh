@@ -12,15 +12,20 @@ pg_config=$PG_BIN/pg_config
 
 # ---- the sanitized library, built in a copy so the normal objects stay as they are
 copy=$ROOT/build/asan-server
-rm -rf "$copy"
-mkdir -p "$copy"
-tar --exclude='*.o' --exclude='*.d' -cf - Makefile ./*.control ./*--*.sql src | tar -C "$copy" -xf -
+IDCODEC_ROOT=$ROOT
+source test/lib/postgres_build.sh
+idcodec_copy_sources "$copy"
 make -C "$copy" -s -j"$(nproc)" PG_CONFIG="$pg_config" SANITIZE_SERVER=1 >/dev/null
 make -C "$copy" -s PG_CONFIG="$pg_config" SANITIZE_SERVER=1 install >/dev/null
-gcc -shared -fPIC -O2 -o "$copy/nls_shim.so" test/asan_nls_shim.c
-runtimes="$copy/nls_shim.so:$(g++ -print-file-name=libasan.so):$(g++ -print-file-name=libubsan.so)"
 
 source test/lib/cluster.sh
+# Everything the server loads must be readable by the server user, which the checkout may not be (a clone under
+# /root): the shim goes into the clusters' directory. A preload the server cannot read is only warned about, and
+# without the shim the server hangs, so a missing shim is an error here.
+gcc -shared -fPIC -O2 -o "$CLUSTERS/nls_shim.so" test/asan_nls_shim.c
+chmod 755 "$CLUSTERS/nls_shim.so"
+as_postgres test -r "$CLUSTERS/nls_shim.so" || { echo "the server user cannot read $CLUSTERS/nls_shim.so"; exit 1; }
+runtimes="$CLUSTERS/nls_shim.so:$(g++ -print-file-name=libasan.so):$(g++ -print-file-name=libubsan.so)"
 reports=$CLUSTERS/reports
 mkdir -p "$reports"
 chmod 777 "$reports"
@@ -33,7 +38,7 @@ port=$(free_port)
 cluster_start asan "$port" "log_error_verbosity=verbose" "max_connections=120"
 CLUSTER_ENV=()
 export PGHOST=localhost PGPORT=$port PGUSER=postgres PGDATABASE=postgres
-unset CLUSTER_DIR
+unset SERVER_LOG
 started=$(cluster_psql "$port" -d postgres -c "SELECT pg_postmaster_start_time()")
 # the backend runs with the sanitizer runtime and the sanitized library mapped
 loaded=$(cluster_psql "$port" -d postgres -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idcodec" \

@@ -89,9 +89,11 @@ default_version=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$BUILD_SRC/idcode
 expected_deb=${PACKAGE}_${deb_version#*:}_$(dpkg --print-architecture).deb
 
 # ---- build
-log "dpkg-buildpackage -us -uc -b (log: $WORK/build/build.log)"
+# With the locale variables unset, as a fresh Debian system or container has them: the build must not depend on them.
+log "dpkg-buildpackage -us -uc -b, no locale set (log: $WORK/build/build.log)"
 start=$SECONDS
-if ! (cd "$BUILD_SRC" && dpkg-buildpackage -us -uc -b) >"$WORK/build/build.log" 2>&1; then
+if ! (cd "$BUILD_SRC" && env -u LANG -u LANGUAGE -u LC_ALL -u LC_CTYPE -u LC_COLLATE -u LC_MESSAGES \
+        dpkg-buildpackage -us -uc -b) >"$WORK/build/build.log" 2>&1; then
     tail -n 80 "$WORK/build/build.log" >&2
     fail "dpkg-buildpackage failed"
 fi

@@ -56,7 +56,8 @@ struct CallSite {
 inline bool fixed_arguments(FunctionCallInfo fcinfo, std::initializer_list<int> settings_arguments) {
     const Node* call = fcinfo->flinfo->fn_expr;
     if (call == nullptr || !IsA(call, FuncExpr)) return false;
-    const List* arguments = castNode(FuncExpr, call)->args;
+    // The tag is checked above; castNode() would drop const in a server built with assertions.
+    const List* arguments = reinterpret_cast<const FuncExpr*>(call)->args;
     for (const int i : settings_arguments)
         if (i < PG_NARGS() && (i >= list_length(arguments) || !IsA(list_nth(arguments, i), Const))) return false;
     return true;

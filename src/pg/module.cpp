@@ -2,7 +2,7 @@
 #include "pg/call_site.hpp"
 
 extern "C" {
-PG_MODULE_MAGIC;
+IDCODEC_MODULE_MAGIC;
 void _PG_init(void);
 }
 

@@ -1,6 +1,6 @@
-// The PostgreSQL headers the shim needs, with C linkage. Include it after every core and standard library header
-// (the core's headers refuse to come later); the core itself is built with IDCODEC_CORE_ONLY defined and can never
-// include it.
+// The PostgreSQL headers the shim needs, with C linkage, and the one place where the shim meets a difference between
+// PostgreSQL majors (15 to 18). Include it after every core and standard library header (the core's headers refuse
+// to come later); the core itself is built with IDCODEC_CORE_ONLY defined and can never include it.
 #pragma once
 
 #ifdef IDCODEC_CORE_ONLY
@@ -24,3 +24,12 @@ extern "C" {
 #include "utils/memutils.h"
 #include "utils/tuplestore.h"
 }
+
+// The module's magic block. PostgreSQL 18 also records a module's name and version, which pg_get_loaded_modules()
+// shows; earlier majors have only the plain block. (The block can only be declared by a macro; IDCODEC_VERSION is
+// set for module.cpp by the Makefile.)
+#ifdef PG_MODULE_MAGIC_EXT
+#define IDCODEC_MODULE_MAGIC PG_MODULE_MAGIC_EXT(.name = "idcodec", .version = IDCODEC_VERSION)
+#else
+#define IDCODEC_MODULE_MAGIC PG_MODULE_MAGIC
+#endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Interop test of the hashids_* SQL functions against the real hashids.js 2.3.0 from npm (test/interop/).
 # Run by scripts/test.sh from the repo root with PGHOST/PGPORT/PGUSER/PGDATABASE set for a running cluster where
-# idcodec is installed. Passes (exit 0) when every case matches, or prints "SKIPPED: npm registry unreachable: ..."
+# idcodec is installed. Passes (exit 0) when every case matches, or prints "SKIPPED: <label> interop: npm registry unreachable: ..."
 # and exits 77 when npm can neither reach the registry nor install hashids from its cache. Any other failure exits
 # non-zero. IDCODEC_INTEROP_SEED=N reproduces a run; IDCODEC_INTEROP_CASES=N changes its size (default 3000).
 set -euo pipefail

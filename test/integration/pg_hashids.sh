@@ -13,18 +13,9 @@ if [ -z "$archive" ]; then
     exit 77
 fi
 
-# Build and install pg_hashids once per machine.
-pg_config=${PG_BIN:-/usr/lib/postgresql/15/bin}/pg_config
-if [ ! -f "$("$pg_config" --pkglibdir)/pg_hashids.so" ] ||
-   [ ! -f "$("$pg_config" --sharedir)/extension/pg_hashids--1.3.sql" ]; then
-    build=$(mktemp -d)
-    tar -xzf "$archive" -C "$build"
-    source_dir=$(dirname "$(find "$build" -name pg_hashids.control | head -n 1)")
-    make -C "$source_dir" -s PG_CONFIG="$pg_config" >/dev/null
-    make -C "$source_dir" -s PG_CONFIG="$pg_config" install >/dev/null
-    rm -rf "$build"
-    echo "built and installed pg_hashids 1.3 from $(basename "$archive")"
-fi
+# Build and install pg_hashids once per installation.
+source "$(dirname "$0")/../lib/pg_hashids_build.sh"
+pg_hashids_install "$archive" "${PG_BIN:-/usr/lib/postgresql/15/bin}/pg_config"
 
 db=idcodec_pg_hashids_migration
 q -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"

@@ -107,7 +107,7 @@ SQL
 # 3. Still the same postmaster: no backend crashed (a crash restarts every backend and is logged).
 now=$(psql_q -c "SELECT pg_postmaster_start_time()")
 if [ "$now" != "$started" ]; then echo "the server restarted during the battery"; exit 1; fi
-if [ -n "${CLUSTER_DIR:-}" ] && grep -q "terminated by signal" "$CLUSTER_DIR/server.log"; then
-    echo "a backend was terminated by a signal:"; grep "terminated by signal" "$CLUSTER_DIR/server.log"; exit 1
+if [ -n "${SERVER_LOG:-}" ] && grep -q "terminated by signal" "$SERVER_LOG"; then
+    echo "a backend was terminated by a signal:"; grep "terminated by signal" "$SERVER_LOG"; exit 1
 fi
 echo "server survived the battery"

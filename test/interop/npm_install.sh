@@ -4,7 +4,7 @@
 #
 # checks that node, npm and psql are on the PATH, cds into test/interop (INTEROP_DIR) and runs `npm install` there
 # (every package pinned in package.json). Returns when PACKAGE is installed at exactly VERSION. Prints
-# "SKIPPED: npm registry unreachable: ..." and exits 77 when npm can neither reach the registry nor install the
+# "SKIPPED: LABEL interop: npm registry unreachable: ..." and exits 77 when npm can neither reach the registry nor install the
 # package from its cache; exits 1 (messages prefixed "LABEL interop:") on any other failure.
 
 INTEROP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -39,7 +39,7 @@ interop_prepare() {
             if [ $ping_ok = 0 ]; then
                 reason=$({ grep -m1 -E 'FetchError|request to .* failed' <<<"$npm_out" ||
                            grep -m1 -E 'npm (error|ERR!)' <<<"$npm_out" || true; } | sed -E 's/^npm (error|ERR!) *//')
-                echo "SKIPPED: npm registry unreachable: ${reason:-${network_error:-npm install timed out}}"
+                echo "SKIPPED: $label interop: npm registry unreachable: ${reason:-${network_error:-npm install timed out}}"
                 exit 77
             fi
             echo "$label interop: npm install failed although the registry answers:" >&2

@@ -1,36 +1,97 @@
-# Throwaway PostgreSQL clusters for the multi-node suites (Citus, postgres_fdw), sourced by test/integration/*.sh.
+# Throwaway PostgreSQL clusters, sourced by scripts/setup.sh and the suites that need clusters of their own.
 #
 #   cluster_start NAME PORT [SETTING ...]   initdb and start a cluster in $CLUSTERS/NAME listening on localhost:PORT
 #                                           (and a socket in $CLUSTERS), trust authentication; each SETTING is a
-#                                           "name=value" passed with -c
+#                                           "name=value" passed with -c. Fails with the server's log, never hangs:
+#                                           initdb and the start each have a time limit.
+#   cluster_init NAME                       only the initdb (e.g. the new cluster of pg_upgrade)
+#   cluster_run NAME PORT [SETTING ...]     only the start, of a cluster made by cluster_init
 #   cluster_psql PORT [psql arguments]      psql -X -q -At -v ON_ERROR_STOP=1 on that cluster, as postgres
+#   cluster_log NAME                        the server log of a cluster
+#   cluster_stop NAME                       a clean (fast) shutdown, e.g. before pg_upgrade
 #
-# CLUSTER_ENV (an array of NAME=value) is added to the environment of the servers started after it is set.
+# PG_BIN chooses the PostgreSQL programs; CLUSTER_ENV (an array of NAME=value) is added to the environment of the
+# servers started after it is set.
 #
-# Every cluster is stopped and removed when the sourcing script exits. The servers run as 'postgres' when we are
-# root (initdb refuses root).
+# Every cluster is stopped and removed when the sourcing script exits, also when it is interrupted (INT, TERM, HUP).
+# A run killed outright (SIGKILL) cannot clean up: the next run that sources this file stops the clusters of every
+# earlier run whose process is gone. The servers run as 'postgres' when we are root (initdb refuses root), from /,
+# since the postgres user may not be able to enter the checkout.
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
-CLUSTERS=$(mktemp -d /tmp/idcodec-clusters.XXXXXX)
-chmod 755 "$CLUSTERS"
-[ "$(id -u)" = 0 ] && chown postgres: "$CLUSTERS"
+CLUSTER_START_SECONDS=${CLUSTER_START_SECONDS:-120}
 STARTED_CLUSTERS=()
 CLUSTER_ENV=()
 
 as_postgres() {
-    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+    if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 
-cluster_start() {
+# cluster_kill DATA_DIRECTORY: an immediate shutdown of the server running there, if one is, whatever its major (the
+# postmaster's pid is in its pid file); waits up to 30 s for it to end.
+cluster_kill() {
+    local pid tries=0
+    pid=$(head -n 1 "$1/postmaster.pid" 2>/dev/null) || return 0
+    kill -QUIT "$pid" 2>/dev/null || return 0
+    while kill -0 "$pid" 2>/dev/null && [ $tries -lt 300 ]; do sleep 0.1; tries=$((tries + 1)); done
+}
+
+# Stops the servers of clusters whose owning run has ended (its process is gone) and removes their directories.
+cluster_sweep_stale() {
+    local dir owner pidfile
+    for dir in "${TMPDIR:-/tmp}"/idcodec-clusters.*; do
+        [ -d "$dir" ] || continue
+        owner=$(cat "$dir/owner" 2>/dev/null || true)
+        [ -n "$owner" ] && kill -0 "$owner" 2>/dev/null && continue
+        for pidfile in "$dir"/*/postmaster.pid; do
+            [ -f "$pidfile" ] || continue
+            echo "stopping a cluster left running by an earlier run: ${pidfile%/postmaster.pid}" >&2
+            cluster_kill "${pidfile%/postmaster.pid}"
+        done
+        rm -rf "$dir"
+    done
+}
+cluster_sweep_stale
+
+CLUSTERS=$(mktemp -d "${TMPDIR:-/tmp}/idcodec-clusters.XXXXXX")
+echo $$ >"$CLUSTERS/owner"
+chmod 755 "$CLUSTERS"
+[ "$(id -u)" = 0 ] && chown postgres: "$CLUSTERS"
+
+cluster_log() {
+    echo "$CLUSTERS/$1.log"
+}
+
+cluster_init() {
+    if ! as_postgres timeout "$CLUSTER_START_SECONDS" "$PG_BIN/initdb" -D "$CLUSTERS/$1" -U postgres -E UTF8 \
+            --locale=C.UTF-8 -A trust >"$CLUSTERS/$1.initdb.log" 2>&1; then
+        echo "initdb of cluster $1 failed or took over ${CLUSTER_START_SECONDS}s ($PG_BIN/initdb):" >&2
+        tail -n 20 "$CLUSTERS/$1.initdb.log" >&2
+        return 1
+    fi
+    STARTED_CLUSTERS+=("$1")
+}
+
+cluster_run() {
     local name=$1 port=$2
     shift 2
     local options=(-p "$port" -k "$CLUSTERS" -c "listen_addresses=localhost" -c "max_connections=100"
                    -c "shared_buffers=128MB" -c "fsync=off")
     local setting
     for setting in "$@"; do options+=(-c "$setting"); done
-    as_postgres "$PG_BIN/initdb" -D "$CLUSTERS/$name" -U postgres -E UTF8 --locale=C.UTF-8 -A trust >/dev/null
-    as_postgres env "${CLUSTER_ENV[@]}" "$PG_BIN/pg_ctl" -D "$CLUSTERS/$name" -l "$CLUSTERS/$name.log" -w \
-        -o "${options[*]}" start >/dev/null
-    STARTED_CLUSTERS+=("$name")
+    if ! as_postgres timeout "$((CLUSTER_START_SECONDS + 10))" env "${CLUSTER_ENV[@]}" "$PG_BIN/pg_ctl" \
+            -D "$CLUSTERS/$name" -l "$CLUSTERS/$name.log" -w -t "$CLUSTER_START_SECONDS" -o "${options[*]}" start >/dev/null; then
+        echo "cluster $name did not start within ${CLUSTER_START_SECONDS}s; its log:" >&2
+        tail -n 20 "$CLUSTERS/$name.log" >&2
+        return 1
+    fi
+}
+
+cluster_start() {
+    cluster_init "$1" && cluster_run "$@"
+}
+
+cluster_stop() {
+    as_postgres "$PG_BIN/pg_ctl" -D "$CLUSTERS/$1" -m fast -w -t "$CLUSTER_START_SECONDS" stop >/dev/null
 }
 
 cluster_psql() {
@@ -41,12 +102,15 @@ cluster_psql() {
 
 cluster_stop_all() {
     local name
-    for name in "${STARTED_CLUSTERS[@]}"; do
-        as_postgres "$PG_BIN/pg_ctl" -D "$CLUSTERS/$name" -m immediate -w stop >/dev/null 2>&1 || true
-    done
+    for name in "${STARTED_CLUSTERS[@]}"; do cluster_kill "$CLUSTERS/$name"; done
+    STARTED_CLUSTERS=()
     rm -rf "$CLUSTERS"
 }
 trap cluster_stop_all EXIT
+# An interrupted run exits through the EXIT trap, so its clusters stop too.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # free_port: a TCP port on localhost that nothing listens on.
 free_port() {

@@ -1,0 +1,19 @@
+# Sourced: builds pg_hashids 1.3 from its source archive into a PostgreSQL installation, once.
+#
+#   pg_hashids_install ARCHIVE PG_CONFIG   builds and installs it unless that installation has it already
+pg_hashids_install() {
+    local archive=$1 pg_config=$2 build source_dir
+    if [ -f "$("$pg_config" --pkglibdir)/pg_hashids.so" ] &&
+       [ -f "$("$pg_config" --sharedir)/extension/pg_hashids--1.3.sql" ]; then
+        return 0
+    fi
+    build=$(mktemp -d)
+    tar -xzf "$archive" -C "$build"
+    source_dir=$(dirname "$(find "$build" -name pg_hashids.control | head -n 1)")
+    make -C "$source_dir" -s PG_CONFIG="$pg_config" >/dev/null 2>&1 &&
+        make -C "$source_dir" -s PG_CONFIG="$pg_config" install >/dev/null
+    local status=$?
+    rm -rf "$build"
+    [ $status -eq 0 ] && echo "built and installed pg_hashids 1.3 from $(basename "$archive") for $("$pg_config" --version)"
+    return $status
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# idcodec on one PostgreSQL major built from its stock release source (test/lib/postgres_build.sh, cached outside
+# the checkout): it builds with -Werror, and on a throwaway cluster of that major every pg_regress suite passes with
+# the same expected files, the hostile battery and the tr_TR.UTF-8 run find no crash and no internal error, a fresh
+# install and every earlier version updated have the same catalog, a non-superuser installs both extensions, and
+# the major's own features behave as documented (test/integration/server_features.sh).
+#
+#   bash test/major.sh VERSION              e.g. 17.6 (18.6 is built with assertions)
+#
+# Prints "ok: STEP" or "FAILED: STEP" per step (scripts/test.sh counts them) and a summary line. Without the
+# release tarball (postgresql-VERSION.tar.gz in $IDCODEC_PEERS or beside the checkout) it prints "SKIPPED: ..." and
+# exits 77.
+source "$(dirname "$0")/../scripts/setup.sh"
+source test/lib/postgres_build.sh
+set +e
+version=$1
+assert=$([ "$version" = "$POSTGRES_ASSERT_RELEASE" ] && echo assert)
+major=${version%%.*}
+STEP_SECONDS=${IDCODEC_STEP_SECONDS:-1200}
+
+reason=$(postgres_build "$version" 2>&1 >/dev/null)
+case $? in
+    0) ;;
+    77) echo "SKIPPED: PostgreSQL $major: $reason"; exit 77 ;;
+    *) echo "FAILED: PostgreSQL $version builds from source"; echo "$reason" | tail -n 30; exit 1 ;;
+esac
+ensure_test_locale
+prefix=$(postgres_prefix "$version")
+export PG_BIN=$prefix/bin
+# that major's psql and pg_regress too (a psql is made for its own and older servers)
+export PATH=$PG_BIN:$PATH
+
+failures=0
+passed=0
+# step NAME COMMAND...: runs it with a time limit (a function must be exported), prints ok or FAILED and its last
+# lines
+step() {
+    local name=$1 out status
+    shift
+    out=$(timeout "$STEP_SECONDS" bash -c '"$@"' step "$@" 2>&1)
+    status=$?
+    if [ $status -eq 0 ]; then
+        echo "ok: $name — $(tail -n 1 <<<"$out")"
+        passed=$((passed + 1))
+    else
+        [ $status -eq 124 ] && out+=$'\n'"(stopped after ${STEP_SECONDS}s)"
+        echo "FAILED: $name"; tail -n 40 <<<"$out"
+        failures=$((failures + 1))
+    fi
+}
+
+copy=$IDCODEC_ROOT/build/pg-$version
+build_check() {
+    idcodec_build_for "$PG_BIN/pg_config" "$copy" || { tail -n 40 "$copy/build.log"; return 1; }
+    echo "built against $("$PG_BIN/pg_config" --version)$([ "$assert" = assert ] && echo ' (assertions on)'), no warning"
+}
+export copy assert
+export -f build_check idcodec_build_for idcodec_copy_sources
+step "builds with -Werror" build_check
+[ $failures -eq 0 ] || exit 1
+
+source test/lib/cluster.sh
+export PGPORT
+PGPORT=$(free_port)
+cluster_start "pg$major" "$PGPORT" "max_connections=120" || exit 1
+export PGHOST=$CLUSTERS PGUSER=postgres PGDATABASE=postgres SERVER_LOG
+SERVER_LOG=$(cluster_log "pg$major")
+started=$(psql -X -At -c "SELECT pg_postmaster_start_time()")
+if [ "$assert" = assert ] && [ "$(psql -X -At -c "SHOW debug_assertions")" != on ]; then
+    echo "FAILED: PostgreSQL $version was to run with assertions, but debug_assertions is off"
+    exit 1
+fi
+
+regress() {
+    make -C "$copy" -s installcheck PG_CONFIG="$PG_BIN/pg_config" >"$copy/installcheck.log" 2>&1
+    local status=$?
+    [ $status -eq 0 ] || { head -n 80 "$copy/regression.diffs" 2>/dev/null; tail -n 5 "$copy/installcheck.log"; }
+    grep -E 'tests passed|tests failed' "$copy/installcheck.log" | sed 's/^ *//'
+    return $status
+}
+export -f regress
+step "pg_regress suites (the same expected files)" regress
+step "hostile battery" bash test/integration/hostile.sh
+step "suites in $TEST_LOCALE" bash test/integration/locale.sh
+step "catalog: fresh install = every earlier version updated" bash test/integration/catalog.sh
+step "trusted: a non-superuser installs both extensions" bash test/integration/trusted.sh
+step "server features of PostgreSQL $major" bash test/integration/server_features.sh
+
+now=$(psql -X -At -c "SELECT pg_postmaster_start_time()")
+if [ "$now" != "$started" ] || grep -qE 'terminated by signal|TRAP:' "$SERVER_LOG"; then
+    echo "FAILED: the server ran without a crash or a failed assertion"
+    grep -E -B2 -A5 'terminated by signal|TRAP:' "$SERVER_LOG" | head -n 20
+    failures=$((failures + 1))
+else
+    echo "ok: no backend crashed$([ "$assert" = assert ] && echo ' and no assertion failed')"
+    passed=$((passed + 1))
+fi
+echo "PostgreSQL $version: $passed passed, $failures failed"
+[ $failures -eq 0 ]

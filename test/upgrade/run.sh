@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# A database full of idcodec objects (test/upgrade/source.sql, with examples/shorturl.sql and examples/dedup.sql)
+# survives every major upgrade a user makes to the newest major: pg_upgrade from a stock 15 and from 16 and 17, and
+# pg_dump/pg_restore from 15. Each source database also holds a table taken over from a real pg_hashids 1.3 built
+# from its source. After each upgrade: pg_upgrade --check passes; every stored public ID and digest is as before and
+# equal to what the new major computes; amcheck finds every B-tree (heapallindexed) and the GIN index intact; the
+# lookups use their indexes; the golden suite passes in the upgraded database; new rows get the IDs the old major
+# gave (test/upgrade/verify.sql).
+#
+# Prints "ok: ..." or "FAILED: ..." per check (scripts/test.sh counts them). The PostgreSQL releases are built once
+# into the cache (test/lib/postgres_build.sh); without a release tarball or pg_hashids-1.3.tar.gz (in $IDCODEC_PEERS
+# or beside the checkout) it prints "SKIPPED: ..." and exits 77.
+source "$(dirname "$0")/../../scripts/setup.sh"
+source test/lib/postgres_build.sh
+source test/lib/pg_hashids_build.sh
+set +e
+target=${POSTGRES_RELEASES[-1]}
+sources=("$POSTGRES_UPGRADE_SOURCE" "${POSTGRES_RELEASES[@]:0:${#POSTGRES_RELEASES[@]}-1}")
+failures=0
+fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
+
+archive=$(find_peer pg_hashids-1.3.tar.gz)
+[ -n "$archive" ] || { echo "SKIPPED: major upgrades: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout"; exit 77; }
+for release in "${sources[@]}" "$target"; do
+    reason=$(postgres_build "$release" 2>&1 >/dev/null)
+    case $? in
+        0) ;;
+        77) echo "SKIPPED: major upgrades: $reason"; exit 77 ;;
+        *) echo "FAILED: PostgreSQL $release builds from source"; echo "$reason" | tail -n 30; exit 1 ;;
+    esac
+    bin=$(postgres_prefix "$release")/bin
+    idcodec_build_for "$bin/pg_config" "$IDCODEC_ROOT/build/pg-$release" ||
+        { echo "FAILED: idcodec builds for PostgreSQL $release"; tail -n 30 "$IDCODEC_ROOT/build/pg-$release/build.log"; exit 1; }
+done
+for release in "${sources[@]}"; do
+    pg_hashids_install "$archive" "$(postgres_prefix "$release")/bin/pg_config" >/dev/null ||
+        { echo "FAILED: pg_hashids 1.3 builds for PostgreSQL $release"; exit 1; }
+done
+
+source test/lib/cluster.sh
+new_bin=$(postgres_prefix "$target")/bin
+work=$CLUSTERS/work
+mkdir -p "$work"
+chmod 777 "$work"
+
+# The golden suite in an upgraded database: its queries and expected output as they are, less its own CREATE and
+# DROP of idcodec_pg_hashids, which that database has already (the taken-over pg_hashids functions depend on it).
+mkdir -p "$work/golden/sql" "$work/golden/expected"
+grep -vxE '(CREATE|DROP) EXTENSION idcodec_pg_hashids;' sql/golden.sql >"$work/golden/sql/golden.sql"
+grep -vxE '(CREATE|DROP) EXTENSION idcodec_pg_hashids;' expected/golden.out >"$work/golden/expected/golden.out"
+golden() {  # golden PORT DATABASE
+    "$(postgres_prefix "$target")/lib/pgxs/src/test/regress/pg_regress" --bindir="$new_bin" --host=localhost \
+        --port="$1" --user=postgres --use-existing --dbname="$2" --inputdir="$work/golden" \
+        --outputdir="$work/golden-$2-$1" golden >"$work/golden.log" 2>&1
+}
+
+# verify LABEL PORT DATABASE: the checks of verify.sql and the golden suite, each line labelled
+verify() {
+    local label=$1 port=$2 db=$3 out
+    "$new_bin/psql" -X -q -h localhost -p "$port" -U postgres -d "$db" -c "ANALYZE" >/dev/null
+    out=$("$new_bin/psql" -X -q -At -h localhost -p "$port" -U postgres -d "$db" -f test/upgrade/verify.sql 2>&1)
+    sed -E "s/^(ok|FAILED): /\1: $label: /" <<<"$out" | grep -E '^(ok|FAILED): '
+    if grep -vE '^(ok|FAILED): ' <<<"$out" | grep -q .; then
+        fail "$label: verify.sql said more than its checks:"; grep -vE '^(ok|FAILED): ' <<<"$out" | head -n 20
+    fi
+    failures=$((failures + $(grep -c '^FAILED: ' <<<"$out")))
+    if golden "$port" "$db"; then
+        echo "ok: $label: the golden suite passes in the upgraded database"
+    else
+        fail "$label: the golden suite in the upgraded database"; head -n 40 "$work/golden-$db-$port/regression.diffs" 2>/dev/null
+        tail -n 5 "$work/golden.log"
+    fi
+}
+
+for release in "${sources[@]}"; do
+    old_bin=$(postgres_prefix "$release")/bin
+    old=old-$release new=new-$release
+    old_port=$(free_port) new_port=$(free_port)
+    label="$release → $target"
+
+    # the source database, on the old major
+    PG_BIN=$old_bin cluster_start "$old" "$old_port" || { fail "$label: the $release cluster starts"; continue; }
+    if ! loaded=$("$old_bin/psql" -X -q -v ON_ERROR_STOP=1 -h localhost -p "$old_port" -U postgres -d postgres \
+            -c "CREATE DATABASE shop" -c '\c shop' -f examples/shorturl.sql -f examples/dedup.sql \
+            -f test/upgrade/source.sql 2>&1 >/dev/null); then
+        fail "$label: the source database loads on $release"; echo "$loaded" | tail -n 20; continue
+    fi
+    # a clean shutdown, then the new major's cluster and pg_upgrade, run as the server user in a directory it owns
+    PG_BIN=$old_bin cluster_stop "$old"
+    PG_BIN=$new_bin cluster_init "$new" || { fail "$label: initdb of the new cluster"; continue; }
+    upgrade=(env -C "$work" "$new_bin/pg_upgrade" -b "$old_bin" -B "$new_bin" -d "$CLUSTERS/$old" -D "$CLUSTERS/$new"
+             -p "$old_port" -P "$new_port" -s "$CLUSTERS" -U postgres)
+    if out=$(as_postgres timeout 900 "${upgrade[@]}" --check 2>&1); then
+        echo "ok: $label: pg_upgrade --check passes"
+    else
+        fail "$label: pg_upgrade --check"; echo "$out" | tail -n 20; continue
+    fi
+    if out=$(as_postgres timeout 900 "${upgrade[@]}" --copy 2>&1); then
+        echo "ok: $label: pg_upgrade"
+    else
+        fail "$label: pg_upgrade"; echo "$out" | tail -n 30; continue
+    fi
+    PG_BIN=$new_bin cluster_run "$new" "$new_port" || { fail "$label: the upgraded cluster starts"; continue; }
+    verify "$label (pg_upgrade)" "$new_port" shop
+
+    # pg_dump of the old cluster (untouched by a copy-mode pg_upgrade) with the new major's pg_dump, restored into
+    # a new database of the new major
+    if [ "$release" = "$POSTGRES_UPGRADE_SOURCE" ]; then
+        PG_BIN=$old_bin cluster_run "$old" "$old_port" || { fail "$label: the $release cluster starts again"; continue; }
+        if out=$("$new_bin/pg_dump" -Fc -h localhost -p "$old_port" -U postgres -d shop -f "$work/shop.dump" 2>&1 &&
+                 "$new_bin/psql" -X -q -h localhost -p "$new_port" -U postgres -c "CREATE DATABASE shop_restored" 2>&1 &&
+                 "$new_bin/pg_restore" --exit-on-error -h localhost -p "$new_port" -U postgres -d shop_restored \
+                     "$work/shop.dump" 2>&1); then
+            echo "ok: $label: pg_dump and pg_restore"
+            verify "$label (pg_dump/pg_restore)" "$new_port" shop_restored
+        else
+            fail "$label: pg_dump and pg_restore"; echo "$out" | tail -n 20
+        fi
+    fi
+    cluster_kill "$CLUSTERS/$old"
+    cluster_kill "$CLUSTERS/$new"
+    rm -rf "${CLUSTERS:?}/$old" "${CLUSTERS:?}/$new"
+done
+echo "major upgrades to $target: $failures failures"
+[ $failures -eq 0 ]
