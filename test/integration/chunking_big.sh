@@ -8,13 +8,14 @@ q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idco
   -c "DROP TABLE IF EXISTS idcodec_big" -c "CREATE UNLOGGED TABLE idcodec_big (data bytea)" \
   -c "ALTER TABLE idcodec_big ALTER COLUMN data SET STORAGE EXTERNAL" \
   -c "INSERT INTO idcodec_big SELECT pg_read_binary_file('/dev/urandom', 0, $size)"
-trap 'q -c "DROP TABLE IF EXISTS idcodec_big" >/dev/null 2>&1 || true' EXIT
+out=$(mktemp)
+trap 'rm -f "$out"; q -c "DROP TABLE IF EXISTS idcodec_big" >/dev/null 2>&1 || true' EXIT
 
 # The backend's private memory (RssAnon: shared buffers excluded), sampled while it chunks the whole value.
 source "$(dirname "$0")/../lib/peak_memory.sh"
-growth=$(peak_private_mb "${TMPDIR:-/tmp}/idcodec_big.out" \
+growth=$(peak_private_mb "$out" \
     "SELECT count(*) || ' ' || sum(length) FROM idcodec_big, cdc_chunks(idcodec_big.data, digest => 'sha256')")
-read -r chunks bytes < <(tail -n 1 "${TMPDIR:-/tmp}/idcodec_big.out")
+read -r chunks bytes < <(tail -n 1 "$out")
 echo "500 MB value: $chunks chunks covering $bytes bytes; the backend's private memory peaked $growth MB above its start"
 [ "$bytes" -eq "$size" ] || { echo "chunks do not cover the value"; exit 1; }
 [ "$growth" -le 64 ] || { echo "private memory grew by $growth MB while chunking a 500 MB value"; exit 1; }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # META.json follows the PGXN Meta Spec 1.0.0 (every required key, values of the right form) and agrees with the
 # repository: one `provides` entry per control file, each at the control file's default_version, with an install
-# script of that version that exists; the distribution's version is idcodec's; CHANGELOG.md has a section for it.
+# script of that version that exists; the distribution's version is idcodec's; CHANGELOG.md has a section for it;
+# the PostgreSQL versions it requires are the majors debian/pgversions lists.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 python3 - <<'PY'
@@ -63,6 +64,13 @@ if meta.get("version") != controls.get("idcodec"):
     problems.append(f"META version {meta.get('version')} but idcodec.control says {controls.get('idcodec')}")
 if f"## {meta.get('version')}" not in open("CHANGELOG.md").read():
     problems.append(f"CHANGELOG.md has no section for {meta.get('version')}")
+
+majors = sorted(int(line) for line in open("debian/pgversions") if line.strip().isdigit())
+supported = f">= {majors[0]}.0.0, < {majors[-1] + 1}.0.0"
+for phase in ("runtime", "build"):
+    required = meta.get("prereqs", {}).get(phase, {}).get("requires", {}).get("PostgreSQL")
+    if required != supported:
+        problems.append(f"prereqs.{phase} requires PostgreSQL {required!r}, debian/pgversions says {supported!r}")
 
 for problem in problems:
     print("META:", problem)

@@ -14,8 +14,9 @@
 # servers started after it is set.
 #
 # Every cluster is stopped and removed when the sourcing script exits, also when it is interrupted (INT, TERM, HUP).
-# A run killed outright (SIGKILL) cannot clean up: the next run that sources this file stops the clusters of every
-# earlier run whose process is gone. The servers run as 'postgres' when we are root (initdb refuses root), from /,
+# A run killed outright (SIGKILL) cannot clean up: a watchdog started with the first cluster directory does it, and
+# should that be gone too, the next run that sources this file stops the clusters of every earlier run whose process
+# is gone. The servers run as 'postgres' when we are root (initdb refuses root), from /,
 # since the postgres user may not be able to enter the checkout.
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 CLUSTER_START_SECONDS=${CLUSTER_START_SECONDS:-120}
@@ -56,6 +57,12 @@ CLUSTERS=$(mktemp -d "${TMPDIR:-/tmp}/idcodec-clusters.XXXXXX")
 echo $$ >"$CLUSTERS/owner"
 chmod 755 "$CLUSTERS"
 [ "$(id -u)" = 0 ] && chown postgres: "$CLUSTERS"
+# A watchdog in a session of its own (so a kill of the run's whole process group spares it) stops the clusters
+# when the run ends without cleaning up; after a clean end it finds nothing left.
+export -f cluster_kill
+setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 2; done
+                for pidfile in "$2"/*/postmaster.pid; do [ -f "$pidfile" ] && cluster_kill "${pidfile%/postmaster.pid}"; done
+                rm -rf "$2"' cluster-watchdog $$ "$CLUSTERS" </dev/null >/dev/null 2>&1 &
 
 cluster_log() {
     echo "$CLUSTERS/$1.log"
