@@ -4,7 +4,7 @@
 #                                           (and a socket in $CLUSTERS), trust authentication; each SETTING is a
 #                                           "name=value" passed with -c. Fails with the server's log, never hangs:
 #                                           initdb and the start each have a time limit.
-#   cluster_init NAME                       only the initdb (e.g. the new cluster of pg_upgrade)
+#   cluster_init NAME [INITDB_OPTION ...]   only the initdb (e.g. the new cluster of pg_upgrade)
 #   cluster_run NAME PORT [SETTING ...]     only the start, of a cluster made by cluster_init
 #   cluster_psql PORT [psql arguments]      psql -X -q -At -v ON_ERROR_STOP=1 on that cluster, as postgres
 #   cluster_log NAME                        the server log of a cluster
@@ -69,13 +69,15 @@ cluster_log() {
 }
 
 cluster_init() {
-    if ! as_postgres timeout "$CLUSTER_START_SECONDS" "$PG_BIN/initdb" -D "$CLUSTERS/$1" -U postgres -E UTF8 \
-            --locale=C.UTF-8 -A trust >"$CLUSTERS/$1.initdb.log" 2>&1; then
-        echo "initdb of cluster $1 failed or took over ${CLUSTER_START_SECONDS}s ($PG_BIN/initdb):" >&2
-        tail -n 20 "$CLUSTERS/$1.initdb.log" >&2
+    local name=$1
+    shift
+    if ! as_postgres timeout "$CLUSTER_START_SECONDS" "$PG_BIN/initdb" -D "$CLUSTERS/$name" -U postgres -E UTF8 \
+            --locale=C.UTF-8 -A trust "$@" >"$CLUSTERS/$name.initdb.log" 2>&1; then
+        echo "initdb of cluster $name failed or took over ${CLUSTER_START_SECONDS}s ($PG_BIN/initdb):" >&2
+        tail -n 20 "$CLUSTERS/$name.initdb.log" >&2
         return 1
     fi
-    STARTED_CLUSTERS+=("$1")
+    STARTED_CLUSTERS+=("$name")
 }
 
 cluster_run() {

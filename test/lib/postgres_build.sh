@@ -73,9 +73,11 @@ postgres_build() {
 
 # idcodec_copy_sources DEST: what building idcodec and running its pg_regress suites need, copied to DEST (build
 # products left out), so a build for another major or with sanitizers leaves the checkout's own objects alone.
+# DEST's own objects from an earlier build stay: the copies keep their sources' times, so make rebuilds what
+# changed since.
 idcodec_copy_sources() {
-    rm -rf "$1"
     mkdir -p "$1"
+    find "$1" -type f ! -name '*.o' ! -name '*.d' ! -name '*.so' -delete
     (cd "$IDCODEC_ROOT" && tar --exclude='*.o' --exclude='*.d' --exclude='*.so' -cf - Makefile ./*.control ./*--*.sql \
         src sql expected examples test/regress test/vectors test/data) | tar -C "$1" -xf -
 }

@@ -50,7 +50,7 @@ grep -vxE '(CREATE|DROP) EXTENSION idcodec_pg_hashids;' sql/golden.sql >"$work/g
 grep -vxE '(CREATE|DROP) EXTENSION idcodec_pg_hashids;' expected/golden.out >"$work/golden/expected/golden.out"
 golden() {  # golden PORT DATABASE
     "$(postgres_prefix "$target")/lib/pgxs/src/test/regress/pg_regress" --bindir="$new_bin" --host=localhost \
-        --port="$1" --user=postgres --use-existing --dbname="$2" --inputdir="$work/golden" \
+        --port="$1" --user=postgres --use-existing --dbname="$2" --inputdir="$work/golden" --expecteddir="$work/golden" \
         --outputdir="$work/golden-$2-$1" golden >"$work/golden.log" 2>&1
 }
 
@@ -59,7 +59,10 @@ verify() {
     local label=$1 port=$2 db=$3 out
     "$new_bin/psql" -X -q -h localhost -p "$port" -U postgres -d "$db" -c "ANALYZE" >/dev/null
     out=$("$new_bin/psql" -X -q -At -h localhost -p "$port" -U postgres -d "$db" -f test/upgrade/verify.sql 2>&1)
-    sed -E "s/^(ok|FAILED): /\1: $label: /" <<<"$out" | grep -E '^(ok|FAILED): '
+    local line
+    while IFS= read -r line; do
+        case $line in "ok: "* | "FAILED: "*) echo "${line%%: *}: $label: ${line#*: }" ;; esac
+    done <<<"$out"
     if grep -vE '^(ok|FAILED): ' <<<"$out" | grep -q .; then
         fail "$label: verify.sql said more than its checks:"; grep -vE '^(ok|FAILED): ' <<<"$out" | head -n 20
     fi
@@ -85,9 +88,13 @@ for release in "${sources[@]}"; do
             -f test/upgrade/source.sql 2>&1 >/dev/null); then
         fail "$label: the source database loads on $release"; echo "$loaded" | tail -n 20; continue
     fi
-    # a clean shutdown, then the new major's cluster and pg_upgrade, run as the server user in a directory it owns
+    # a clean shutdown, then the new major's cluster and pg_upgrade, run as the server user in a directory it owns;
+    # the new cluster's data checksums must be as the old one's (18's initdb turns them on by default)
+    checksums=$("$old_bin/psql" -X -At -h localhost -p "$old_port" -U postgres -c "SHOW data_checksums")
     PG_BIN=$old_bin cluster_stop "$old"
-    PG_BIN=$new_bin cluster_init "$new" || { fail "$label: initdb of the new cluster"; continue; }
+    initdb_options=()
+    [ "$checksums" = off ] && initdb_options+=(--no-data-checksums)
+    PG_BIN=$new_bin cluster_init "$new" "${initdb_options[@]}" || { fail "$label: initdb of the new cluster"; continue; }
     upgrade=(env -C "$work" "$new_bin/pg_upgrade" -b "$old_bin" -B "$new_bin" -d "$CLUSTERS/$old" -D "$CLUSTERS/$new"
              -p "$old_port" -P "$new_port" -s "$CLUSTERS" -U postgres)
     if out=$(as_postgres timeout 900 "${upgrade[@]}" --check 2>&1); then

@@ -64,10 +64,15 @@ END;
 CREATE FUNCTION invoice_id(public_id text) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
     $$ SELECT hashids_decode_one(public_id, 'invoice salt', 10) $$;
 
--- More short URLs and stored files.
-SELECT count(shorturl.shorten('https://example.org/article/' || g)) FROM generate_series(1, 3000) g;
-INSERT INTO shorturl.link (url) SELECT 'https://example.org/post/' || g FROM generate_series(1, 3000) g;
-SELECT dedup.store('data-' || g || '.bin', convert_to(repeat(md5(g::text) || ' shared text ', 2000 + g * 50), 'UTF8'))
+-- More short URLs and stored files (the examples' functions find their tables on the search path).
+SET search_path = public, shorturl, dedup;
+SELECT count(shorten('https://example.org/article/' || g)) FROM generate_series(1, 3000) g;
+INSERT INTO url_code (code, url, attempt)
+SELECT (shortcode_candidates(url))[1], url, 0 FROM (SELECT 'https://example.org/page/' || g AS url
+                                                     FROM generate_series(1, 30000) g) AS u
+ON CONFLICT (code) DO NOTHING;
+INSERT INTO link (url) SELECT 'https://example.org/post/' || g FROM generate_series(1, 3000) g;
+SELECT store('data-' || g || '.bin', convert_to(repeat(md5(g::text) || ' shared text ', 2000 + g * 50), 'UTF8'))
 FROM generate_series(1, 20) g;
 
 -- What idcodec gives on this major for the rows inserted after the upgrade.
