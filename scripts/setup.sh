@@ -1,5 +1,5 @@
 # Sourced by demo.sh, test.sh and the bench: installs what is missing, builds the extension and installs it into a
-# temporary PostgreSQL installation, and offers start_cluster/stop_cluster for a throwaway cluster of its own.
+# temporary PostgreSQL installation, and offers start_cluster for a throwaway cluster of its own.
 set -euo pipefail
 
 IDCODEC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -7,9 +7,11 @@
 # (test/upgrade/run.sh).
 #
 #   bash scripts/test.sh [--quick]     --quick: the default major only (the other majors and the upgrades are
-#                                      counted as skipped), for day-to-day work A check that needs something this
-# machine cannot provide (a peer system's source, a registry) prints "SKIPPED: <reason>" and exits 77 when it could
-# run nothing, or exits 0 having run the rest; each SKIPPED line counts as one skipped test.
+#                                      counted as skipped), for day-to-day work
+#
+# A check that needs something this machine cannot provide (a peer system's source, a registry) prints
+# "SKIPPED: <reason>" and exits 77 when it could run nothing, or exits 0 having run the rest; each SKIPPED line counts
+# as one skipped test.
 QUICK=0
 case ${1:-} in
     --quick) QUICK=1 ;;
@@ -37,7 +39,8 @@ record() {
 }
 
 # A script that reports steps (test/major.sh, test/upgrade/run.sh): one test per "ok: " line, one failure per
-# "FAILED: " line (and one when it fails without saying which step), one skipped test per "SKIPPED:" line.
+# "FAILED: " line, one skipped test per "SKIPPED:" line; and one failure when it fails without saying which step,
+# passes having reported no step, or skips without saying why.
 run_steps() {
     local name=$1; shift
     local out status passed failed skips
@@ -47,7 +50,13 @@ run_steps() {
     failed=$(grep -c '^FAILED: ' <<<"$out")
     skips=$(grep -c '^SKIPPED:' <<<"$out")
     while IFS= read -r line; do SKIP_REASONS+=("$name: ${line#SKIPPED: }"); done < <(grep '^SKIPPED:' <<<"$out")
-    if [ $status -ne 0 ] && [ $status -ne 77 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+    if [ "$failed" -eq 0 ]; then
+        case $status in
+            0) [ "$passed" -gt 0 ] || failed=1 ;;
+            77) [ "$skips" -gt 0 ] || failed=1 ;;
+            *) failed=1 ;;
+        esac
+    fi
     if [ "$failed" -gt 0 ]; then printf '%s\n' "$out" | tail -n 60 >&2; else grep -E '^(ok|SKIPPED): ' <<<"$out" >&2; fi
     record "$name" "$passed" "$failed" "$skips"
 }

@@ -37,19 +37,22 @@ passed=0
 step() {
     local name=$1 out status
     shift
-    out=$(timeout "$STEP_SECONDS" bash -c '"$@"' step "$@" 2>&1)
+    # --foreground: in our process group, so an interrupt reaches the step at once
+    out=$(timeout --foreground "$STEP_SECONDS" bash -c '"$@"' step "$@" 2>&1)
     status=$?
     if [ $status -eq 0 ]; then
         echo "ok: $name — $(tail -n 1 <<<"$out")"
         passed=$((passed + 1))
     else
         [ $status -eq 124 ] && out+=$'\n'"(stopped after ${STEP_SECONDS}s)"
-        echo "FAILED: $name"; tail -n 40 <<<"$out"
+        # indented, so the step's own ok lines are not counted as this script's
+        echo "FAILED: $name"; tail -n 40 <<<"$out" | sed 's/^/    /'
         failures=$((failures + 1))
     fi
 }
 
 copy=$IDCODEC_ROOT/build/pg-$version
+# build_check: idcodec built against this release in its own copy of the sources, warnings as errors.
 build_check() {
     idcodec_build_for "$PG_BIN/pg_config" "$copy" || { tail -n 40 "$copy/build.log"; return 1; }
     echo "built against $("$PG_BIN/pg_config" --version)$([ "$assert" = assert ] && echo ' (assertions on)'), no warning"
@@ -71,6 +74,7 @@ if [ "$assert" = assert ] && [ "$(psql -X -At -c "SHOW debug_assertions")" != on
     exit 1
 fi
 
+# regress: the pg_regress suites, run from that copy (make installcheck), with their expected files.
 regress() {
     make -C "$copy" -s installcheck PG_CONFIG="$PG_BIN/pg_config" >"$copy/installcheck.log" 2>&1
     local status=$?

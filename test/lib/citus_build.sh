@@ -30,8 +30,14 @@ citus_install() {
         env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     fi
     echo "building citus $wanted from $(basename "$archive") (a few minutes)"
-    if [ -n "$patch" ]; then (cd "$source" && patch -s -p1 < "$patch"); fi
-    (cd "$source" && ./configure PG_CONFIG="$pg_config" --without-libcurl >/dev/null && make -s -j"$(nproc)" >/dev/null 2>&1 &&
-        make -s install >/dev/null)
+    if [ -n "$patch" ] && ! (cd "$source" && patch -s -p1 < "$patch"); then rm -rf "$work"; return 1; fi
+    # (an if, so a caller's set -e cannot leave the build directory behind)
+    local status=0
+    if ! (cd "$source" && ./configure PG_CONFIG="$pg_config" --without-libcurl >"$work/build.log" 2>&1 &&
+          make -s -j"$(nproc)" >>"$work/build.log" 2>&1 && make -s install >>"$work/build.log" 2>&1); then
+        status=1
+        echo "building citus failed:"; tail -n 30 "$work/build.log"
+    fi
     rm -rf "$work"
+    return $status
 }

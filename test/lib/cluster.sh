@@ -23,15 +23,19 @@ CLUSTER_START_SECONDS=${CLUSTER_START_SECONDS:-120}
 STARTED_CLUSTERS=()
 CLUSTER_ENV=()
 
+# as_postgres COMMAND...: runs it as the server user when we are root (from /, which that user can enter).
 as_postgres() {
     if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 
 # cluster_kill DATA_DIRECTORY: an immediate shutdown of the server running there, if one is, whatever its major (the
-# postmaster's pid is in its pid file); waits up to 30 s for it to end.
+# postmaster's pid is in its pid file, and the process must be a postgres started on that directory: a stale pid
+# file may name a process that is not); waits up to 30 s for it to end.
 cluster_kill() {
     local pid tries=0
     pid=$(head -n 1 "$1/postmaster.pid" 2>/dev/null) || return 0
+    [[ $pid =~ ^[0-9]+$ ]] || return 0
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "-D $1" || return 0
     kill -QUIT "$pid" 2>/dev/null || return 0
     while kill -0 "$pid" 2>/dev/null && [ $tries -lt 300 ]; do sleep 0.1; tries=$((tries + 1)); done
 }
@@ -42,13 +46,14 @@ cluster_sweep_stale() {
     for dir in "${TMPDIR:-/tmp}"/idcodec-clusters.*; do
         [ -d "$dir" ] || continue
         owner=$(cat "$dir/owner" 2>/dev/null || true)
-        [ -n "$owner" ] && kill -0 "$owner" 2>/dev/null && continue
+        # alive, whoever owns it (kill -0 would say no for another user's process)
+        [ -n "$owner" ] && [ -d "/proc/$owner" ] && continue
         for pidfile in "$dir"/*/postmaster.pid; do
             [ -f "$pidfile" ] || continue
             echo "stopping a cluster left running by an earlier run: ${pidfile%/postmaster.pid}" >&2
             cluster_kill "${pidfile%/postmaster.pid}"
         done
-        rm -rf "$dir"
+        rm -rf "$dir" 2>/dev/null || true
     done
 }
 cluster_sweep_stale
@@ -60,7 +65,7 @@ chmod 755 "$CLUSTERS"
 # A watchdog in a session of its own (so a kill of the run's whole process group spares it) stops the clusters
 # when the run ends without cleaning up; after a clean end it finds nothing left.
 export -f cluster_kill
-setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 2; done
+setsid bash -c 'while [ -d "/proc/$1" ]; do sleep 2; done
                 for pidfile in "$2"/*/postmaster.pid; do [ -f "$pidfile" ] && cluster_kill "${pidfile%/postmaster.pid}"; done
                 rm -rf "$2"' cluster-watchdog $$ "$CLUSTERS" </dev/null >/dev/null 2>&1 &
 
@@ -71,7 +76,7 @@ cluster_log() {
 cluster_init() {
     local name=$1
     shift
-    if ! as_postgres timeout "$CLUSTER_START_SECONDS" "$PG_BIN/initdb" -D "$CLUSTERS/$name" -U postgres -E UTF8 \
+    if ! as_postgres timeout --foreground "$CLUSTER_START_SECONDS" "$PG_BIN/initdb" -D "$CLUSTERS/$name" -U postgres -E UTF8 \
             --locale=C.UTF-8 -A trust "$@" >"$CLUSTERS/$name.initdb.log" 2>&1; then
         echo "initdb of cluster $name failed or took over ${CLUSTER_START_SECONDS}s ($PG_BIN/initdb):" >&2
         tail -n 20 "$CLUSTERS/$name.initdb.log" >&2
@@ -87,7 +92,7 @@ cluster_run() {
                    -c "shared_buffers=128MB" -c "fsync=off")
     local setting
     for setting in "$@"; do options+=(-c "$setting"); done
-    if ! as_postgres timeout "$((CLUSTER_START_SECONDS + 10))" env "${CLUSTER_ENV[@]}" "$PG_BIN/pg_ctl" \
+    if ! as_postgres timeout --foreground "$((CLUSTER_START_SECONDS + 10))" env "${CLUSTER_ENV[@]}" "$PG_BIN/pg_ctl" \
             -D "$CLUSTERS/$name" -l "$CLUSTERS/$name.log" -w -t "$CLUSTER_START_SECONDS" -o "${options[*]}" start >/dev/null; then
         echo "cluster $name did not start within ${CLUSTER_START_SECONDS}s; its log:" >&2
         tail -n 20 "$CLUSTERS/$name.log" >&2
@@ -109,6 +114,7 @@ cluster_psql() {
     psql -X -q -At -v ON_ERROR_STOP=1 -h localhost -p "$port" -U postgres "$@"
 }
 
+# cluster_stop_all: every cluster of this run stopped at once and the clusters' directory removed (the EXIT trap).
 cluster_stop_all() {
     local name
     for name in "${STARTED_CLUSTERS[@]}"; do cluster_kill "$CLUSTERS/$name"; done

@@ -8,12 +8,18 @@ pg_hashids_install() {
         return 0
     fi
     build=$(mktemp -d)
-    tar -xzf "$archive" -C "$build"
-    source_dir=$(dirname "$(find "$build" -name pg_hashids.control | head -n 1)")
-    make -C "$source_dir" -s PG_CONFIG="$pg_config" >/dev/null 2>&1 &&
-        make -C "$source_dir" -s PG_CONFIG="$pg_config" install >/dev/null
-    local status=$?
+    local status=0
+    # (an if, so a caller's set -e cannot leave the build directory behind)
+    if tar -xzf "$archive" -C "$build" &&
+       source_dir=$(dirname "$(find "$build" -name pg_hashids.control | head -n 1)") &&
+       make -C "$source_dir" -s PG_CONFIG="$pg_config" >"$build/build.log" 2>&1 &&
+       make -C "$source_dir" -s PG_CONFIG="$pg_config" install >>"$build/build.log" 2>&1; then
+        echo "built and installed pg_hashids 1.3 from $(basename "$archive") for $("$pg_config" --version)"
+    else
+        status=1
+        echo "building pg_hashids 1.3 for $("$pg_config" --version) failed:" >&2
+        tail -n 20 "$build/build.log" >&2 2>/dev/null
+    fi
     rm -rf "$build"
-    [ $status -eq 0 ] && echo "built and installed pg_hashids 1.3 from $(basename "$archive") for $("$pg_config" --version)"
     return $status
 }

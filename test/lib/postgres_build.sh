@@ -47,6 +47,8 @@ postgres_build() {
     log "building PostgreSQL $version into $prefix (once; about 5 minutes)"
     mkdir -p "$IDCODEC_CACHE"
     chmod 755 "$IDCODEC_CACHE"
+    # what an interrupted build of this release left
+    rm -rf "$IDCODEC_CACHE/build-$version".*
     build=$(mktemp -d "$IDCODEC_CACHE/build-$version.XXXXXX")
     rm -rf "$prefix"
     (

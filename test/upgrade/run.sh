@@ -16,8 +16,13 @@ source test/lib/pg_hashids_build.sh
 set +e
 target=${POSTGRES_RELEASES[-1]}
 sources=("$POSTGRES_UPGRADE_SOURCE" "${POSTGRES_RELEASES[@]:0:${#POSTGRES_RELEASES[@]}-1}")
+STEP_SECONDS=${IDCODEC_STEP_SECONDS:-900}
 failures=0
+# fail WHAT: a failed check; indent: what explains it, indented so that no line of it counts as a check
 fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
+indent() { sed 's/^/    /'; }
+# limited COMMAND...: with a time limit, in our process group (an interrupt reaches it at once)
+limited() { timeout --foreground "$STEP_SECONDS" "$@"; }
 
 archive=$(find_peer pg_hashids-1.3.tar.gz)
 [ -n "$archive" ] || { echo "SKIPPED: major upgrades: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout"; exit 77; }
@@ -26,15 +31,15 @@ for release in "${sources[@]}" "$target"; do
     case $? in
         0) ;;
         77) echo "SKIPPED: major upgrades: $reason"; exit 77 ;;
-        *) echo "FAILED: PostgreSQL $release builds from source"; echo "$reason" | tail -n 30; exit 1 ;;
+        *) echo "FAILED: PostgreSQL $release builds from source"; echo "$reason" | tail -n 30 | indent; exit 1 ;;
     esac
     bin=$(postgres_prefix "$release")/bin
     idcodec_build_for "$bin/pg_config" "$IDCODEC_ROOT/build/pg-$release" ||
-        { echo "FAILED: idcodec builds for PostgreSQL $release"; tail -n 30 "$IDCODEC_ROOT/build/pg-$release/build.log"; exit 1; }
+        { echo "FAILED: idcodec builds for PostgreSQL $release"; tail -n 30 "$IDCODEC_ROOT/build/pg-$release/build.log" | indent; exit 1; }
 done
 for release in "${sources[@]}"; do
-    pg_hashids_install "$archive" "$(postgres_prefix "$release")/bin/pg_config" >/dev/null ||
-        { echo "FAILED: pg_hashids 1.3 builds for PostgreSQL $release"; exit 1; }
+    pg_hashids_install "$archive" "$(postgres_prefix "$release")/bin/pg_config" >/dev/null 2>"$IDCODEC_ROOT/build/pg_hashids.log" ||
+        { echo "FAILED: pg_hashids 1.3 builds for PostgreSQL $release"; indent <"$IDCODEC_ROOT/build/pg_hashids.log"; exit 1; }
 done
 
 source test/lib/cluster.sh
@@ -49,7 +54,7 @@ mkdir -p "$work/golden/sql" "$work/golden/expected"
 grep -vxE '(CREATE|DROP) EXTENSION idcodec_pg_hashids;' sql/golden.sql >"$work/golden/sql/golden.sql"
 grep -vxE '(CREATE|DROP) EXTENSION idcodec_pg_hashids;' expected/golden.out >"$work/golden/expected/golden.out"
 golden() {  # golden PORT DATABASE
-    "$(postgres_prefix "$target")/lib/pgxs/src/test/regress/pg_regress" --bindir="$new_bin" --host=localhost \
+    limited "$("$new_bin/pg_config" --pkglibdir)/pgxs/src/test/regress/pg_regress" --bindir="$new_bin" --host=localhost \
         --port="$1" --user=postgres --use-existing --dbname="$2" --inputdir="$work/golden" --expecteddir="$work/golden" \
         --outputdir="$work/golden-$2-$1" golden >"$work/golden.log" 2>&1
 }
@@ -57,21 +62,26 @@ golden() {  # golden PORT DATABASE
 # verify LABEL PORT DATABASE: the checks of verify.sql and the golden suite, each line labelled
 verify() {
     local label=$1 port=$2 db=$3 out
-    "$new_bin/psql" -X -q -h localhost -p "$port" -U postgres -d "$db" -c "ANALYZE" >/dev/null
-    out=$("$new_bin/psql" -X -q -At -h localhost -p "$port" -U postgres -d "$db" -f test/upgrade/verify.sql 2>&1)
+    limited "$new_bin/psql" -X -q -h localhost -p "$port" -U postgres -d "$db" -c "ANALYZE" >/dev/null
+    out=$(limited "$new_bin/psql" -X -q -At -h localhost -p "$port" -U postgres -d "$db" -f test/upgrade/verify.sql 2>&1)
     local line
     while IFS= read -r line; do
         case $line in "ok: "* | "FAILED: "*) echo "${line%%: *}: $label: ${line#*: }" ;; esac
     done <<<"$out"
     if grep -vE '^(ok|FAILED): ' <<<"$out" | grep -q .; then
-        fail "$label: verify.sql said more than its checks:"; grep -vE '^(ok|FAILED): ' <<<"$out" | head -n 20
+        fail "$label: verify.sql said more than its checks:"; grep -vE '^(ok|FAILED): ' <<<"$out" | head -n 20 | indent
     fi
     failures=$((failures + $(grep -c '^FAILED: ' <<<"$out")))
+    # one line per check of verify.sql: the extensions, 9 tables, the dedup restore, amcheck, 11 lookups and their
+    # rows, 4 tables of new rows
+    local checks
+    checks=$(grep -cE '^(ok|FAILED): ' <<<"$out")
+    [ "$checks" -eq 28 ] || fail "$label: verify.sql made $checks checks, not 28"
     if golden "$port" "$db"; then
         echo "ok: $label: the golden suite passes in the upgraded database"
     else
-        fail "$label: the golden suite in the upgraded database"; head -n 40 "$work/golden-$db-$port/regression.diffs" 2>/dev/null
-        tail -n 5 "$work/golden.log"
+        fail "$label: the golden suite in the upgraded database"
+        { head -n 40 "$work/golden-$db-$port/regression.diffs" 2>/dev/null; tail -n 5 "$work/golden.log"; } | indent
     fi
 }
 
@@ -79,14 +89,15 @@ for release in "${sources[@]}"; do
     old_bin=$(postgres_prefix "$release")/bin
     old=old-$release new=new-$release
     old_port=$(free_port) new_port=$(free_port)
+    while [ "$new_port" = "$old_port" ]; do new_port=$(free_port); done
     label="$release → $target"
 
     # the source database, on the old major
     PG_BIN=$old_bin cluster_start "$old" "$old_port" || { fail "$label: the $release cluster starts"; continue; }
-    if ! loaded=$("$old_bin/psql" -X -q -v ON_ERROR_STOP=1 -h localhost -p "$old_port" -U postgres -d postgres \
+    if ! loaded=$(limited "$old_bin/psql" -X -q -v ON_ERROR_STOP=1 -h localhost -p "$old_port" -U postgres -d postgres \
             -c "CREATE DATABASE shop" -c '\c shop' -f examples/shorturl.sql -f examples/dedup.sql \
             -f test/upgrade/source.sql 2>&1 >/dev/null); then
-        fail "$label: the source database loads on $release"; echo "$loaded" | tail -n 20; continue
+        fail "$label: the source database loads on $release"; echo "$loaded" | tail -n 20 | indent; continue
     fi
     # a clean shutdown, then the new major's cluster and pg_upgrade, run as the server user in a directory it owns;
     # the new cluster's data checksums must be as the old one's (18's initdb turns them on by default)
@@ -97,15 +108,15 @@ for release in "${sources[@]}"; do
     PG_BIN=$new_bin cluster_init "$new" "${initdb_options[@]}" || { fail "$label: initdb of the new cluster"; continue; }
     upgrade=(env -C "$work" "$new_bin/pg_upgrade" -b "$old_bin" -B "$new_bin" -d "$CLUSTERS/$old" -D "$CLUSTERS/$new"
              -p "$old_port" -P "$new_port" -s "$CLUSTERS" -U postgres)
-    if out=$(as_postgres timeout 900 "${upgrade[@]}" --check 2>&1); then
+    if out=$(as_postgres timeout --foreground "$STEP_SECONDS" "${upgrade[@]}" --check 2>&1); then
         echo "ok: $label: pg_upgrade --check passes"
     else
-        fail "$label: pg_upgrade --check"; echo "$out" | tail -n 20; continue
+        fail "$label: pg_upgrade --check"; echo "$out" | tail -n 20 | indent; continue
     fi
-    if out=$(as_postgres timeout 900 "${upgrade[@]}" --copy 2>&1); then
+    if out=$(as_postgres timeout --foreground "$STEP_SECONDS" "${upgrade[@]}" --copy 2>&1); then
         echo "ok: $label: pg_upgrade"
     else
-        fail "$label: pg_upgrade"; echo "$out" | tail -n 30; continue
+        fail "$label: pg_upgrade"; echo "$out" | tail -n 30 | indent; continue
     fi
     PG_BIN=$new_bin cluster_run "$new" "$new_port" || { fail "$label: the upgraded cluster starts"; continue; }
     verify "$label (pg_upgrade)" "$new_port" shop
@@ -114,14 +125,14 @@ for release in "${sources[@]}"; do
     # a new database of the new major
     if [ "$release" = "$POSTGRES_UPGRADE_SOURCE" ]; then
         PG_BIN=$old_bin cluster_run "$old" "$old_port" || { fail "$label: the $release cluster starts again"; continue; }
-        if out=$("$new_bin/pg_dump" -Fc -h localhost -p "$old_port" -U postgres -d shop -f "$work/shop.dump" 2>&1 &&
+        if out=$(limited "$new_bin/pg_dump" -Fc -h localhost -p "$old_port" -U postgres -d shop -f "$work/shop.dump" 2>&1 &&
                  "$new_bin/psql" -X -q -h localhost -p "$new_port" -U postgres -c "CREATE DATABASE shop_restored" 2>&1 &&
-                 "$new_bin/pg_restore" --exit-on-error -h localhost -p "$new_port" -U postgres -d shop_restored \
+                 limited "$new_bin/pg_restore" --exit-on-error -h localhost -p "$new_port" -U postgres -d shop_restored \
                      "$work/shop.dump" 2>&1); then
             echo "ok: $label: pg_dump and pg_restore"
             verify "$label (pg_dump/pg_restore)" "$new_port" shop_restored
         else
-            fail "$label: pg_dump and pg_restore"; echo "$out" | tail -n 20
+            fail "$label: pg_dump and pg_restore"; echo "$out" | tail -n 20 | indent
         fi
     fi
     cluster_kill "$CLUSTERS/$old"
