@@ -21,7 +21,7 @@ STEP_SECONDS=${IDCODEC_STEP_SECONDS:-1200}
 reason=$(postgres_build "$version" 2>&1 >/dev/null)
 case $? in
     0) ;;
-    77) echo "SKIPPED: PostgreSQL $major: $reason"; exit 77 ;;
+    77) echo "SKIPPED: $reason"; exit 77 ;;
     *) echo "FAILED: PostgreSQL $version builds from source"; echo "$reason" | tail -n 30; exit 1 ;;
 esac
 ensure_test_locale

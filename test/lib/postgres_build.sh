@@ -27,7 +27,7 @@ postgres_build() {
     local version=$1 tarball prefix stamp options build status
     tarball=$(find_peer "postgresql-$version.tar.gz")
     if [ -z "$tarball" ]; then
-        echo "postgresql-$version.tar.gz is not in \$IDCODEC_PEERS nor beside the checkout" >&2
+        echo "the PostgreSQL $version source (postgresql-$version.tar.gz) is not in \$IDCODEC_PEERS nor beside the checkout" >&2
         return 77
     fi
     prefix=$(postgres_prefix "$version")

@@ -25,12 +25,12 @@ indent() { sed 's/^/    /'; }
 limited() { timeout --foreground "$STEP_SECONDS" "$@"; }
 
 archive=$(find_peer pg_hashids-1.3.tar.gz)
-[ -n "$archive" ] || { echo "SKIPPED: major upgrades: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout"; exit 77; }
+[ -n "$archive" ] || { echo "SKIPPED: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout"; exit 77; }
 for release in "${sources[@]}" "$target"; do
     reason=$(postgres_build "$release" 2>&1 >/dev/null)
     case $? in
         0) ;;
-        77) echo "SKIPPED: major upgrades: $reason"; exit 77 ;;
+        77) echo "SKIPPED: $reason"; exit 77 ;;
         *) echo "FAILED: PostgreSQL $release builds from source"; echo "$reason" | tail -n 30 | indent; exit 1 ;;
     esac
     bin=$(postgres_prefix "$release")/bin
