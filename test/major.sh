@@ -18,12 +18,7 @@ assert=$([ "$version" = "$POSTGRES_ASSERT_RELEASE" ] && echo assert)
 major=${version%%.*}
 STEP_SECONDS=${IDCODEC_STEP_SECONDS:-1200}
 
-reason=$(postgres_build "$version" 2>&1 >/dev/null)
-case $? in
-    0) ;;
-    77) echo "SKIPPED: $reason"; exit 77 ;;
-    *) echo "FAILED: PostgreSQL $version builds from source"; echo "$reason" | tail -n 30; exit 1 ;;
-esac
+postgres_require "$version"
 ensure_test_locale
 prefix=$(postgres_prefix "$version")
 export PG_BIN=$prefix/bin

@@ -7,6 +7,8 @@
 #                                    --enable-cassert --enable-debug). Returns 77 (with the reason on stderr) when
 #                                    the tarball is not there, 1 when the build fails.
 #
+#   postgres_require VERSION         postgres_build for a script that reports steps: when it cannot be had, the
+#                                    script ends with "SKIPPED: <reason>" (exit 77) or "FAILED: ..." (exit 1)
 #   idcodec_copy_sources DEST        the sources and suites copied to DEST, for a build outside the checkout
 #   idcodec_build_for PG_CONFIG DEST idcodec built in such a copy with -Werror and installed into that PostgreSQL
 #
@@ -71,6 +73,16 @@ postgres_build() {
     rm -rf "$build"
     chmod -R a+rX "$prefix"
     echo "$stamp" >"$prefix/.built-from"
+}
+
+postgres_require() {
+    local reason
+    reason=$(postgres_build "$1" 2>&1 >/dev/null)
+    case $? in
+        0) ;;
+        77) echo "SKIPPED: $reason"; exit 77 ;;
+        *) echo "FAILED: PostgreSQL $1 builds from source"; tail -n 30 <<<"$reason" | sed 's/^/    /'; exit 1 ;;
+    esac
 }
 
 # idcodec_copy_sources DEST: what building idcodec and running its pg_regress suites need, copied to DEST (build

@@ -27,12 +27,7 @@ limited() { timeout --foreground "$STEP_SECONDS" "$@"; }
 archive=$(find_peer pg_hashids-1.3.tar.gz)
 [ -n "$archive" ] || { echo "SKIPPED: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout"; exit 77; }
 for release in "${sources[@]}" "$target"; do
-    reason=$(postgres_build "$release" 2>&1 >/dev/null)
-    case $? in
-        0) ;;
-        77) echo "SKIPPED: $reason"; exit 77 ;;
-        *) echo "FAILED: PostgreSQL $release builds from source"; echo "$reason" | tail -n 30 | indent; exit 1 ;;
-    esac
+    postgres_require "$release"
     bin=$(postgres_prefix "$release")/bin
     idcodec_build_for "$bin/pg_config" "$IDCODEC_ROOT/build/pg-$release" ||
         { echo "FAILED: idcodec builds for PostgreSQL $release"; tail -n 30 "$IDCODEC_ROOT/build/pg-$release/build.log" | indent; exit 1; }
