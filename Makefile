@@ -5,7 +5,9 @@ MODULE_big = idcodec
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control)
 DATA = $(wildcard idcodec--*.sql) $(wildcard idcodec_pg_hashids--*.sql)
 
-CORE_SRCS = $(wildcard src/core/*.cpp)
+# The core: a folder per family (ids, chunking, search) and common/ for what every family uses.
+CORE_SRCS = $(wildcard src/core/*/*.cpp)
+CORE_HDRS = $(wildcard src/core/*/*.hpp)
 PG_SRCS = $(wildcard src/pg/*.cpp)
 OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
@@ -20,9 +22,11 @@ PG_CXXFLAGS = $(CXXSTD) -MMD -MP -fvisibility-inlines-hidden -fno-semantic-inter
 SHLIB_LINK = -lstdc++ -Wl,-Bsymbolic-functions
 # SANITIZE_SERVER=1 builds idcodec.so with AddressSanitizer and UBSan, for a server started with the sanitizer
 # runtimes preloaded (test/asan_server.sh); build it in a copy of the sources, not over the normal objects.
+# That build alone also holds the run's positive control, deliberate faults it must catch (test/asan_control.cpp).
 ifeq ($(SANITIZE_SERVER),1)
 PG_CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SHLIB_LINK += -fsanitize=address,undefined
+OBJS += test/asan_control.o
 endif
 # WERROR=1 turns warnings into errors (the test command builds this way; packagers need not).
 ifeq ($(WERROR),1)
@@ -58,7 +62,7 @@ LOCALE_SYMBOLS = (to|is)(lower|upper|alpha|digit|alnum|space|xdigit|punct|print|
 	[a-z]*printf|strcoll|strxfrm|wcs[a-z]+|mbr?towc|wcr?tomb|mbstowcs|strftime|std::locale|std::ctype|std::__cxx11::regex
 all: check-locale-free
 check-locale-free: $(CORE_SRCS:.cpp=.o)
-	@if grep -nE '^\s*#\s*include\s*<($(LOCALE_HEADERS))>' src/core/*.cpp src/core/*.hpp; then \
+	@if grep -nE '^\s*#\s*include\s*<($(LOCALE_HEADERS))>' $(CORE_SRCS) $(CORE_HDRS); then \
 	  echo "src/core must not include a locale-sensitive header (above)"; exit 1; fi
 	@if nm -uC $^ | grep -E '^\s+U ($(LOCALE_SYMBOLS))(@|\(|$$)'; then \
 	  echo "src/core must not call a locale-sensitive library function (above)"; exit 1; fi
@@ -76,8 +80,8 @@ check-boundary:
 	@PG_CONFIG=$(PG_CONFIG) CXX=$(CXX) bash test/boundary/check.sh
 
 # The C++ style of .clang-format, over src/ and test/ (`make format` applies it).
-FORMAT_FILES = $(wildcard src/*/*.cpp src/*/*.hpp test/unit/*.cpp test/unit/*.hpp test/fuzz/*.cpp test/fuzz/*.hpp \
-	test/bench/*.cpp test/bench/peers/*.cpp test/chaos/*.cpp test/boundary/*.cpp)
+FORMAT_FILES = $(wildcard src/*/*.cpp src/*/*.hpp test/unit/*/*.cpp test/unit/*/*.hpp test/fuzz/*.cpp test/fuzz/*.hpp \
+	test/bench/*.cpp test/bench/peers/*.cpp test/chaos/*.cpp test/boundary/*.cpp test/*.cpp)
 check-format:
 	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format: $(words $(FORMAT_FILES)) files as .clang-format says"
 format:
@@ -85,15 +89,16 @@ format:
 
 # ---- C++ unit tests, sanitizers, fuzzers, benchmarks (no PostgreSQL needed) ----
 BUILD = build
-UNIT_SRCS = $(wildcard test/unit/*.cpp)
-TEST_CXXFLAGS = $(CXXSTD) -O2 -g -Wall -Wextra -Isrc $(CORE_ONLY)
+UNIT_SRCS = $(wildcard test/unit/*/*.cpp)
+UNIT_HDRS = $(wildcard test/unit/*/*.hpp)
+TEST_CXXFLAGS = $(CXXSTD) -O2 -g -Wall -Wextra -Isrc -Itest $(CORE_ONLY)
 SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-$(BUILD)/unit_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp test/unit/*.hpp)
+$(BUILD)/unit_tests: $(UNIT_SRCS) $(CORE_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
 	@mkdir -p $(BUILD)
 	$(CXX) $(TEST_CXXFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lgtest -lgtest_main -pthread
 
-$(BUILD)/unit_tests_asan: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp test/unit/*.hpp)
+$(BUILD)/unit_tests_asan: $(UNIT_SRCS) $(CORE_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
 	@mkdir -p $(BUILD)
 	$(CXX) $(TEST_CXXFLAGS) $(SANITIZE) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lgtest -lgtest_main -pthread
 
@@ -106,7 +111,7 @@ unit-asan: $(BUILD)/unit_tests_asan
 FUZZ_TARGETS = $(patsubst test/fuzz/%.cpp,$(BUILD)/fuzz_%,$(wildcard test/fuzz/*.cpp))
 FUZZ_SECONDS ?= 20
 
-$(BUILD)/fuzz_%: test/fuzz/%.cpp $(CORE_SRCS) $(wildcard src/core/*.hpp test/fuzz/*.hpp)
+$(BUILD)/fuzz_%: test/fuzz/%.cpp $(CORE_SRCS) $(CORE_HDRS) $(wildcard test/fuzz/*.hpp)
 	@mkdir -p $(BUILD)
 	clang++ $(CXXSTD) -O1 -g -Isrc $(CORE_ONLY) -fsanitize=fuzzer,address,undefined -o $@ $< $(CORE_SRCS)
 
@@ -135,11 +140,11 @@ chaos: $(BUILD)/chaos_driver
 
 BENCH_SRCS = $(wildcard test/bench/*.cpp)
 
-$(BUILD)/core_bench: $(BENCH_SRCS) $(CORE_SRCS) $(wildcard src/core/*.hpp test/unit/fastcdc_reference.hpp)
+$(BUILD)/core_bench: $(BENCH_SRCS) $(CORE_SRCS) $(CORE_HDRS) test/unit/chunking/fastcdc_reference.hpp
 	@mkdir -p $(BUILD)
 	$(CXX) $(CXXSTD) -O3 -DNDEBUG -Isrc -Itest $(CORE_ONLY) -o $@ $(BENCH_SRCS) $(CORE_SRCS) -lbenchmark -lpthread
 
-$(BUILD)/chunker_speed: test/bench/peers/chunker_speed.cpp $(CORE_SRCS) $(wildcard src/core/*.hpp)
+$(BUILD)/chunker_speed: test/bench/peers/chunker_speed.cpp $(CORE_SRCS) $(CORE_HDRS)
 	@mkdir -p $(BUILD)
 	$(CXX) $(CXXSTD) -O2 -DNDEBUG -Isrc $(CORE_ONLY) -o $@ $< $(CORE_SRCS)
 

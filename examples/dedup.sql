@@ -16,24 +16,8 @@ CREATE TABLE file (
     chunks bytea[] NOT NULL  -- digests, in order
 );
 
--- Storing a file adds only the chunks the store does not have yet.
-CREATE FUNCTION store(file_name text, content bytea) RETURNS void LANGUAGE sql AS $$
-    WITH piece AS (
-        SELECT c.start, c.digest, substr(content, c.start::int + 1, c.length) AS data
-        FROM cdc_chunks(content, 'fastcdc', 1024, 4096, 16384, digest => 'sha256') AS c
-    ), added AS (
-        INSERT INTO chunk (digest, data) SELECT DISTINCT ON (digest) digest, data FROM piece
-        ON CONFLICT (digest) DO NOTHING
-    )
-    INSERT INTO file (name, size, chunks)
-    VALUES (file_name, length(content), ARRAY(SELECT digest FROM piece ORDER BY start));
-$$;
-
-CREATE FUNCTION restore(file_name text) RETURNS bytea LANGUAGE sql STABLE AS $$
-    SELECT coalesce(string_agg(c.data, ''::bytea ORDER BY p.ord), ''::bytea)
-    FROM file f, unnest(f.chunks) WITH ORDINALITY AS p(digest, ord) JOIN chunk c USING (digest)
-    WHERE f.name = file_name;
-$$;
+-- store(name, content) adds only the chunks the store does not have yet; restore(name) gives the file back.
+\ir dedup_store.sql
 
 -- Two versions of a document: the second has a paragraph inserted near the start and one line changed.
 CREATE TABLE version AS

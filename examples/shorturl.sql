@@ -54,31 +54,8 @@ BEGIN
 END $$;
 CREATE INDEX ON url_code (url);
 
--- Shortening: the first free candidate wins; when all four are taken, the next attempt gives four fresh ones.
-CREATE FUNCTION shorten(long_url text, code_length int DEFAULT 8) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-    existing text;
-    candidate text;
-BEGIN
-    SELECT code INTO existing FROM url_code WHERE url = long_url LIMIT 1;
-    IF FOUND THEN
-        RETURN existing;
-    END IF;
-    FOR attempt IN 0..99 LOOP
-        FOREACH candidate IN ARRAY shortcode_candidates(long_url, code_length, attempt) LOOP
-            INSERT INTO url_code (code, url, attempt) VALUES (candidate, long_url, attempt)
-            ON CONFLICT (code) DO NOTHING;
-            IF FOUND THEN
-                RETURN candidate;
-            END IF;
-        END LOOP;
-    END LOOP;
-    RAISE EXCEPTION 'no free % character code for % after 100 attempts', code_length, long_url;
-END $$;
-
-CREATE FUNCTION resolve(short_code text) RETURNS text LANGUAGE sql AS $$
-    UPDATE url_code SET hits = hits + 1 WHERE code = short_code RETURNING url
-$$;
+-- Shortening (a stored URL keeps its code; the first free candidate wins, then fresh attempts) and resolving.
+\ir shorturl_service.sql
 
 SELECT shorten('http://www.sina.com.cn/') AS code, shorten('http://www.sina.com.cn/') AS same_again;
 SELECT resolve('GgalHkii'), resolve('GgalHkii'), resolve('nothing here');

@@ -34,25 +34,17 @@ SELECT uuid_compress('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11') AS uuid_22,
        uuid_decompress('EeWYCpMbjLyXrmKVLjwa4g') AS uuid_back;
 
 -- 3. Short URLs: codes from the URL's MD5; when all four candidates are taken, the next attempt gives fresh ones.
-CREATE TABLE link (code text PRIMARY KEY, url text NOT NULL UNIQUE, attempt int NOT NULL);
-CREATE FUNCTION shorten(long_url text, code_length int DEFAULT 6) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE candidate text;
-BEGIN
-    SELECT code INTO candidate FROM link WHERE url = long_url;
-    IF FOUND THEN RETURN candidate; END IF;
-    FOR attempt IN 0..99 LOOP
-        FOREACH candidate IN ARRAY shortcode_candidates(long_url, code_length, attempt) LOOP
-            INSERT INTO link VALUES (candidate, long_url, attempt) ON CONFLICT (code) DO NOTHING;
-            IF FOUND THEN RETURN candidate; END IF;
-        END LOOP;
-    END LOOP;
-    RAISE EXCEPTION 'no free code for %', long_url;
-END $$;
-SELECT shorten('https://www.postgresql.org/docs/current/xfunc-c.html') AS code,
-       shorten('https://www.postgresql.org/docs/current/xfunc-c.html') AS same_url_same_code;
+CREATE TABLE url_code (code text PRIMARY KEY, url text NOT NULL UNIQUE, attempt int NOT NULL,
+                       hits bigint NOT NULL DEFAULT 0);
+-- shorten(url, length) and resolve(code), from examples/shorturl_service.sql
+\set ECHO none
+\ir shorturl_service.sql
+\set ECHO queries
+SELECT shorten('https://www.postgresql.org/docs/current/xfunc-c.html', 6) AS code,
+       shorten('https://www.postgresql.org/docs/current/xfunc-c.html', 6) AS same_url_same_code;
 -- with one-character codes (62 of them) collisions come quickly, and every URL still gets a code
 SELECT count(shorten('https://example.com/page/' || i, 1)) AS shortened FROM generate_series(1, 60) i;
-SELECT count(*) FILTER (WHERE attempt > 0) AS needed_a_retry, max(attempt) AS most_attempts FROM link;
+SELECT count(*) FILTER (WHERE attempt > 0) AS needed_a_retry, max(attempt) AS most_attempts FROM url_code;
 
 -- 4. Rolling hashes: the hash of every 4-byte window, each computed from the previous one in O(1).
 SELECT pos, hash FROM rolling_hash('content-defined'::bytea, 4, 'buzhash') LIMIT 4;
@@ -60,15 +52,10 @@ SELECT pos, hash FROM rolling_hash('content-defined'::bytea, 4, 'buzhash') LIMIT
 -- 5. Content-defined chunking: two versions of a document in a deduplicating store.
 CREATE TABLE chunk (digest bytea PRIMARY KEY, data bytea NOT NULL);
 CREATE TABLE file (name text PRIMARY KEY, size bigint NOT NULL, chunks bytea[] NOT NULL);
-CREATE FUNCTION store(file_name text, content bytea) RETURNS void LANGUAGE sql AS $$
-    WITH piece AS (
-        SELECT c.start, c.digest, substr(content, c.start::int + 1, c.length) AS data
-        FROM cdc_chunks(content, 'fastcdc', 1024, 4096, 16384, digest => 'sha256') AS c
-    ), added AS (
-        INSERT INTO chunk SELECT DISTINCT ON (digest) digest, data FROM piece ON CONFLICT DO NOTHING
-    )
-    INSERT INTO file VALUES (file_name, length(content), ARRAY(SELECT digest FROM piece ORDER BY start));
-$$;
+-- store(name, content) and restore(name), from examples/dedup_store.sql
+\set ECHO none
+\ir dedup_store.sql
+\set ECHO queries
 CREATE TABLE draft AS
 SELECT 1 AS version, convert_to(string_agg(format('Line %s: %s', i, md5(i::text)), E'\n' ORDER BY i), 'UTF8') AS content
 FROM generate_series(1, 3000) i;

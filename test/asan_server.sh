@@ -2,8 +2,10 @@
 # idcodec under AddressSanitizer and UBSan inside a real server: builds idcodec.so with both (in a copy of the
 # sources), installs it, starts a throwaway postmaster with the sanitizer runtimes preloaded, and runs every
 # pg_regress suite, the survival battery, the systematic hostile battery and a short sqlsmith run against it.
-# Fails on any sanitizer report (each one aborts the backend that hit it) and on any failing suite. Leaves the
-# sanitized library installed: the caller reinstalls the normal build (scripts/test.sh does).
+# Fails on any sanitizer report (each one aborts the backend that hit it) and on any failing suite. Then the
+# positive control: deliberate faults built into this build alone (test/asan_control.cpp), each of which must be
+# reported, so a run whose sanitizers silently stopped working fails. Leaves the sanitized library installed: the
+# caller reinstalls the normal build (scripts/test.sh does).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -72,5 +74,28 @@ if [ "$now" != "$started" ] || grep -q 'terminated by signal' "$CLUSTERS/asan.lo
     echo "a backend stopped abnormally:"; grep -B2 -A5 'terminated by signal' "$CLUSTERS/asan.log" | head -n 20
     failures=$((failures + 1))
 fi
-echo "server under ASan+UBSan: $found sanitizer reports, $failures failures"
+
+# ---- the positive control, last: each fault aborts its backend, and the server recovers before the next one
+cluster_psql "$port" -d postgres -c "CREATE FUNCTION idcodec_sanitizer_control(text, bigint) RETURNS bigint
+    AS '\$libdir/idcodec', 'idcodec_sanitizer_control' LANGUAGE C STRICT"
+control() {  # control FAULT SANITIZER PATTERN: the call must die, and a new report of SANITIZER must say PATTERN
+    local fault=$1 sanitizer=$2 pattern=$3 before out report
+    before=$(ls "$reports")
+    if out=$(cluster_psql "$port" -d postgres -c "SELECT idcodec_sanitizer_control('$fault', 16)" 2>&1); then
+        echo "FAILED: positive control: the $fault call returned ($out): the build is not sanitized"
+        failures=$((failures + 1)); return
+    fi
+    for _ in $(seq 1 120); do cluster_psql "$port" -d postgres -c "SELECT 1" >/dev/null 2>&1 && break; sleep 0.5; done
+    report=$(comm -13 <(echo "$before") <(ls "$reports") | grep "^$sanitizer" | head -n 1)
+    if [ -n "$report" ] && grep -q "$pattern" "$reports/$report" && grep -qE "idcodec_sanitizer_control|asan_control.cpp" "$reports/$report"
+    then
+        echo "ok: positive control: $sanitizer reported the deliberate $fault"
+    else
+        echo "FAILED: positive control: no $sanitizer report of the deliberate $fault (${report:-none written})"
+        failures=$((failures + 1))
+    fi
+}
+control heap-buffer-overflow asan "ERROR: AddressSanitizer: heap-buffer-overflow"
+control shift-out-of-bounds ubsan "runtime error: shift exponent"
+echo "server under ASan+UBSan: $found sanitizer reports before the control, $failures failures"
 [ "$failures" -eq 0 ]

@@ -3,8 +3,8 @@
 #include <new>
 #include <string_view>
 
-#include "core/error.hpp"
-#include "core/utf8.hpp"
+#include "core/common/error.hpp"
+#include "core/common/utf8.hpp"
 
 #include "pg/bridge.hpp"
 #include "pg/values.hpp"

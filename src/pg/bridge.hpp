@@ -5,7 +5,7 @@
 // values (pointers, numbers, views) in their own frames, so PostgreSQL's longjmp skips no destructor.
 #pragma once
 
-#include "core/stop_token.hpp"
+#include "core/common/stop_token.hpp"
 
 #include "pg/postgres.hpp"
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/config_cache.hpp"
+#include "core/common/config_cache.hpp"
 
 #include "pg/bridge.hpp"
 

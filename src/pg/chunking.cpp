@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <memory>
 
-#include "core/cdc.hpp"
-#include "core/footprint.hpp"
+#include "core/chunking/cdc.hpp"
+#include "core/common/footprint.hpp"
 
 #include "pg/call_site.hpp"
 #include "pg/entry.hpp"

@@ -3,9 +3,9 @@
 #include <array>
 #include <optional>
 
-#include "core/compact.hpp"
-#include "core/keyed_shuffle.hpp"
-#include "core/utf8.hpp"
+#include "core/common/utf8.hpp"
+#include "core/ids/compact.hpp"
+#include "core/ids/keyed_shuffle.hpp"
 
 #include "pg/call_site.hpp"
 #include "pg/entry.hpp"

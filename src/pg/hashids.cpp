@@ -3,8 +3,8 @@
 #include <optional>
 #include <vector>
 
-#include "core/hashids.hpp"
-#include "core/utf8.hpp"
+#include "core/common/utf8.hpp"
+#include "core/ids/hashids.hpp"
 
 #include "pg/call_site.hpp"
 #include "pg/entry.hpp"

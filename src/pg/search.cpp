@@ -2,8 +2,8 @@
 #include <optional>
 #include <vector>
 
-#include "core/search.hpp"
-#include "core/winnow.hpp"
+#include "core/search/search.hpp"
+#include "core/search/winnow.hpp"
 
 #include "pg/call_site.hpp"
 #include "pg/entry.hpp"

@@ -2,7 +2,7 @@
 // other arguments are handled here (they give NULL).
 #include <optional>
 
-#include "core/sqids.hpp"
+#include "core/ids/sqids.hpp"
 
 #include "pg/call_site.hpp"
 #include "pg/entry.hpp"

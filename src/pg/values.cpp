@@ -2,6 +2,8 @@
 #include <climits>
 #include <cstring>
 
+#include "core/common/error.hpp"
+
 #include "pg/values.hpp"
 
 namespace idcodec::pg {
@@ -83,7 +85,8 @@ const char* message_from_utf8(const char* utf8) {
 }
 
 int quoted_length(std::string_view text) {
-    return pg_mbcliplen(text.data(), static_cast<int>(std::min<std::size_t>(text.size(), INT_MAX)), 64);
+    return pg_mbcliplen(text.data(), static_cast<int>(std::min<std::size_t>(text.size(), INT_MAX)),
+                        static_cast<int>(quoted_text_bytes));
 }
 
 std::span<const std::string_view> text_elements(ArrayType* array, const char* what, TextForm form) {

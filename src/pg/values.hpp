@@ -44,7 +44,8 @@ text* ascii_text(std::size_t length, Write&& write) {
 // cannot hold becomes '?': reporting an error must not raise another.
 const char* message_from_utf8(const char* utf8);
 
-// How many bytes of `text` (database encoding) to quote in a message: at most 64, ending on a character boundary.
+// How many bytes of `text` (database encoding) to quote in a message: at most quoted_text_bytes, ending on a
+// character boundary.
 int quoted_length(std::string_view text);
 
 // The elements of a text[] of at most one dimension, without NULLs (errors name `what`), in memory of the current

@@ -9,9 +9,9 @@
 #include <span>
 #include <vector>
 
-#include "core/fastcdc.hpp"
+#include "core/chunking/fastcdc.hpp"
 
-#include "unit/fastcdc_reference.hpp"
+#include "unit/chunking/fastcdc_reference.hpp"
 
 namespace {
 

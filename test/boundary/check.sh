@@ -2,7 +2,8 @@
 # The boundary between the core and the shim, checked at build level (`make check-boundary`):
 #  1. a core header included after a PostgreSQL header fails to compile, and so does a PostgreSQL header in code
 #     compiled as core, while the permitted order compiles;
-#  2. no core file includes a shim or PostgreSQL header;
+#  2. no core file includes a shim or PostgreSQL header, and a family's files include only their own folder and
+#     common/ (no family reaches into another's);
 #  3. every C function the install scripts name is defined through IDCODEC_SQL_FUNCTION, and no entry point is
 #     written any other way.
 # Prints one line per failure; exits 1 if there was any.
@@ -25,8 +26,13 @@ out=$("${compile[@]}" -DIDCODEC_CORE_ONLY test/boundary/core_includes_postgres.c
 grep -q "src/core is plain C++ and must not include PostgreSQL headers" <<<"$out" ||
     fail "core code including PostgreSQL headers failed without the guard's message"
 
-grep -nE '#\s*include\s*[<"](pg/|postgres|fmgr|utils/|catalog/|access/)' src/core/* &&
+grep -nE '#\s*include\s*[<"](pg/|postgres|fmgr|utils/|catalog/|access/)' src/core/*/* &&
     fail "a core file includes a shim or PostgreSQL header (above)"
+for folder in src/core/*/; do
+    family=$(basename "$folder")
+    sideways=$(grep -nE '#\s*include\s*"core/' "$folder"* | grep -vE "\"core/(common|$family)/" || true)
+    [ -z "$sideways" ] || { fail "src/core/$family includes another family's files:"; echo "$sideways"; }
+done
 
 symbols=$(grep -ho "'MODULE_PATHNAME', *'[a-z_0-9]*'" idcodec--*.sql idcodec_pg_hashids--*.sql |
           sed "s/.*'\([a-z_0-9]*\)'$/\1/" | sort -u)
@@ -36,5 +42,6 @@ missing=$(comm -23 <(echo "$symbols") <(echo "$defined"))
 grep -nE 'PG_FUNCTION_INFO_V1|PG_FUNCTION_ARGS\)' src/pg/*.cpp src/pg/*.hpp | grep -v '^src/pg/entry.hpp:' &&
     fail "an entry point written outside IDCODEC_SQL_FUNCTION (above)"
 
-echo "boundary: $(wc -w <<<"$symbols") C functions, every one through the entry path; $failures failures"
+echo "boundary: $(wc -w <<<"$symbols") C functions, every one through the entry path; $(ls -d src/core/*/ | wc -l) core" \
+     "folders, none reaching into another; $failures failures"
 [ "$failures" -eq 0 ]

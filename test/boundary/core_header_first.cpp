@@ -2,5 +2,5 @@
 // not from the include paths).
 // The order of these includes is what is tested.
 // clang-format off
-#include "core/hashids.hpp"
+#include "core/ids/hashids.hpp"
 #include "pg/postgres.hpp"

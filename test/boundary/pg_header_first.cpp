@@ -2,4 +2,4 @@
 // The order of these includes is what is tested.
 // clang-format off
 #include "pg/postgres.hpp"
-#include "core/hashids.hpp"
+#include "core/ids/hashids.hpp"

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/cdc.hpp"
-#include "core/error.hpp"
+#include "core/chunking/cdc.hpp"
+#include "core/common/error.hpp"
 
 using namespace idcodec::cdc;
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/compact.hpp"
-#include "core/error.hpp"
+#include "core/common/error.hpp"
+#include "core/ids/compact.hpp"
 
 #include "fuzz_input.hpp"
 

@@ -4,8 +4,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/hashids.hpp"
+#include "core/common/error.hpp"
+#include "core/ids/hashids.hpp"
 
 #include "fuzz_input.hpp"
 

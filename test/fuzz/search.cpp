@@ -7,11 +7,11 @@
 #include <string_view>
 #include <vector>
 
-#include "core/cdc.hpp"
-#include "core/error.hpp"
-#include "core/rabin_karp.hpp"
-#include "core/search.hpp"
-#include "core/winnow.hpp"
+#include "core/chunking/cdc.hpp"
+#include "core/common/error.hpp"
+#include "core/common/rabin_karp.hpp"
+#include "core/search/search.hpp"
+#include "core/search/winnow.hpp"
 
 #include "fuzz_input.hpp"
 
@@ -102,7 +102,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto w = static_cast<std::int64_t>(kw.size() < 2 ? 4 : kw[1] % 20) - 1;
         const auto fingerprints = search::winnow(haystack, k, w);
         for (const std::uint64_t f : fingerprints)
-            if (f >= cdc::rabin_karp_modulus) __builtin_trap();
+            if (f >= rabin_karp_modulus) __builtin_trap();
     } catch (const Error&) {
     }
     return 0;

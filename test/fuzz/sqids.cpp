@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/sqids.hpp"
+#include "core/common/error.hpp"
+#include "core/ids/sqids.hpp"
 
 #include "fuzz_input.hpp"
 

@@ -98,28 +98,10 @@ plan=$(c -c "EXPLAIN (COSTS OFF) SELECT id FROM account WHERE id = (sqids_decode
 check "a lookup by decoded sqid is a router query" "$(grep -oE 'Task Count: [0-9]+' <<<"$plan")" "Task Count: 1"
 
 # ---- the short-URL service, distributed by code
-shorturl=$(cat <<'SQL'
-CREATE TABLE url_code (code text PRIMARY KEY, url text NOT NULL, attempt int NOT NULL, hits bigint NOT NULL DEFAULT 0);
-CREATE FUNCTION shorten(long_url text, code_length int DEFAULT 8) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE candidate text;
-BEGIN
-    SELECT code INTO candidate FROM url_code WHERE url = long_url;
-    IF FOUND THEN RETURN candidate; END IF;
-    FOR attempt IN 0..99 LOOP
-        FOREACH candidate IN ARRAY shortcode_candidates(long_url, code_length, attempt) LOOP
-            INSERT INTO url_code (code, url, attempt) VALUES (candidate, long_url, attempt) ON CONFLICT (code) DO NOTHING;
-            IF FOUND THEN RETURN candidate; END IF;
-        END LOOP;
-    END LOOP;
-    RAISE EXCEPTION 'no free code for %', long_url;
-END $$;
-CREATE FUNCTION resolve(short_code text) RETURNS text LANGUAGE sql AS $$
-    UPDATE url_code SET hits = hits + 1 WHERE code = short_code RETURNING url
-$$;
-SQL
-)
-c -c "CREATE SCHEMA single" -c "SET search_path = single, public" -c "$shorturl"
-c -c "$shorturl" -c "SELECT create_distributed_table('url_code', 'code')" >/dev/null
+# The table distributed by code; shorten() and resolve() as examples/shorturl_service.sql defines them.
+shorturl="CREATE TABLE url_code (code text PRIMARY KEY, url text NOT NULL, attempt int NOT NULL, hits bigint NOT NULL DEFAULT 0)"
+c -c "CREATE SCHEMA single" -c "SET search_path = single, public" -c "$shorturl" -f examples/shorturl_service.sql
+c -c "$shorturl" -f examples/shorturl_service.sql -c "SELECT create_distributed_table('url_code', 'code')" >/dev/null
 run_urls="SELECT shorten('http://www.sina.com.cn/') || ' ' || shorten('http://www.sina.com.cn/');
           SELECT count(shorten('https://example.com/page/' || i, 1)) FROM generate_series(1, 60) i;"
 single_run=$(c -c "SET search_path = single, public" -c "$run_urls")
@@ -140,8 +122,8 @@ CREATE TABLE chunk (digest bytea PRIMARY KEY, data bytea NOT NULL);
 CREATE TABLE file (name text PRIMARY KEY, size bigint NOT NULL, chunks bytea[] NOT NULL);
 SQL
 )
-c -c "CREATE SCHEMA single_dedup" -c "SET search_path = single_dedup, public" -c "$dedup"
-c -c "$dedup" -c "SELECT create_distributed_table('document', 'name')" \
+c -c "CREATE SCHEMA single_dedup" -c "SET search_path = single_dedup, public" -c "$dedup" -f examples/dedup_store.sql
+c -c "$dedup" -f examples/dedup_store.sql -c "SELECT create_distributed_table('document', 'name')" \
   -c "SELECT create_distributed_table('file', 'name', colocate_with => 'document')" \
   -c "SELECT create_distributed_table('chunk', 'digest')" >/dev/null
 # 4 MB documents, each family in 4 versions that share most of their content.
@@ -151,16 +133,15 @@ SELECT format('doc-%s-v%s', d, v),
 FROM generate_series(1, greatest($mb / 16, 1)) d
 CROSS JOIN LATERAL (SELECT decode(string_agg(md5(d || ':' || i), ''), 'hex') AS base FROM generate_series(1, 262144) i) b,
      generate_series(1, 4) v"
-store_chunks="INSERT INTO chunk SELECT c.digest, substr(d.content, c.start::int + 1, c.length)
-    FROM document d, cdc_chunks(d.content, 'fastcdc', 16384, 65536, 262144, digest => 'sha256') c ON CONFLICT DO NOTHING"
+# The store's own chunks (file_chunks of examples/dedup_store.sql), computed set-wise over the distributed documents.
+store_chunks="INSERT INTO chunk SELECT c.digest, c.data FROM document d, file_chunks(d.content) c ON CONFLICT DO NOTHING"
 store_files="INSERT INTO file SELECT d.name, length(d.content),
-    ARRAY(SELECT c.digest FROM cdc_chunks(d.content, 'fastcdc', 16384, 65536, 262144, digest => 'sha256') c ORDER BY c.start)
-    FROM document d"
+    ARRAY(SELECT c.digest FROM file_chunks(d.content) c ORDER BY c.start) FROM document d"
 c -c "$documents"
 c -c "SET search_path = single_dedup, public" -c "$documents"
 plan=$(c -c "EXPLAIN (VERBOSE, COSTS OFF) $store_chunks")
-check "chunking runs on the workers (cdc_chunks in the worker query, repartitioned by digest)" \
-    "$(grep -c 'cdc_chunks' <<<"$plan" | awk '{print ($1 > 0)}') $(grep -oE 'INSERT/SELECT method: [a-z]+' <<<"$plan")" \
+check "chunking runs on the workers (the store's file_chunks in the worker query, repartitioned by digest)" \
+    "$(grep -c 'file_chunks' <<<"$plan" | awk '{print ($1 > 0)}') $(grep -oE 'INSERT/SELECT method: [a-z]+' <<<"$plan")" \
     "1 INSERT/SELECT method: repartition"
 citus_chunk_ms=$(c -c '\timing on' -c "$store_chunks" -c "$store_files" | grep -oE 'Time: [0-9.]+' | awk '{s += $2} END {printf "%.0f", s}')
 local_chunk_ms=$(c -c '\timing on' -c "SET search_path = single_dedup, public" -c "$store_chunks" -c "$store_files" | grep -oE 'Time: [0-9.]+' | awk '{s += $2} END {printf "%.0f", s}')

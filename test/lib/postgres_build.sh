@@ -93,7 +93,7 @@ idcodec_copy_sources() {
     mkdir -p "$1"
     find "$1" -type f ! -name '*.o' ! -name '*.d' ! -name '*.so' -delete
     (cd "$IDCODEC_ROOT" && tar --exclude='*.o' --exclude='*.d' --exclude='*.so' -cf - Makefile ./*.control ./*--*.sql \
-        src sql expected examples test/regress test/vectors test/data) | tar -C "$1" -xf -
+        src sql expected examples test/regress test/vectors test/data test/asan_control.cpp) | tar -C "$1" -xf -
 }
 
 # idcodec_build_for PG_CONFIG DEST: idcodec built in a copy of the sources in DEST against that PostgreSQL, warnings

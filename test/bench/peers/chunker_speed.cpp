@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cdc.hpp"
+#include "core/chunking/cdc.hpp"
 
 int main(int argc, char** argv) try {
     if (argc != 7) {

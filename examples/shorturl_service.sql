@@ -1,0 +1,33 @@
+-- The short-URL service's functions, the one definition that examples/shorturl.sql, examples/tour.sql, the chaos
+-- test and the Citus suite load (psql's \ir or -f). They work on a table url_code (code, url, attempt, hits) that
+-- each of those creates as it needs (partitioned, distributed, plain) in the schema first on the search path when
+-- this file runs; the functions keep that search path, so they find the table whatever the caller's is.
+
+-- Shortening: a URL already stored keeps its code; otherwise the first free candidate of the URL's MD5 wins, and
+-- when all four are taken the next attempt gives four fresh ones.
+CREATE FUNCTION shorten(long_url text, code_length int DEFAULT 8) RETURNS text LANGUAGE plpgsql
+SET search_path FROM CURRENT AS $$
+DECLARE
+    candidate text;
+BEGIN
+    SELECT code INTO candidate FROM url_code WHERE url = long_url LIMIT 1;
+    IF FOUND THEN
+        RETURN candidate;
+    END IF;
+    FOR attempt IN 0..99 LOOP
+        FOREACH candidate IN ARRAY shortcode_candidates(long_url, code_length, attempt) LOOP
+            INSERT INTO url_code (code, url, attempt) VALUES (candidate, long_url, attempt)
+            ON CONFLICT (code) DO NOTHING;
+            IF FOUND THEN
+                RETURN candidate;
+            END IF;
+        END LOOP;
+    END LOOP;
+    RAISE EXCEPTION 'no free % character code for % after 100 attempts', code_length, long_url;
+END $$;
+
+-- Following a code counts a hit; an unknown code gives NULL.
+CREATE FUNCTION resolve(short_code text) RETURNS text LANGUAGE sql
+SET search_path FROM CURRENT AS $$
+    UPDATE url_code SET hits = hits + 1 WHERE code = short_code RETURNING url
+$$;

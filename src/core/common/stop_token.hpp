@@ -1,0 +1,31 @@
+// Lets loops over user data stop when the host asks: the host owns flags that a signal handler sets (PostgreSQL:
+// a pending query cancel and a pending termination).
+#pragma once
+#include "core/common/no_postgres.hpp"
+
+#include <csignal>
+
+#include "core/common/error.hpp"
+
+namespace idcodec {
+
+class StopToken {
+public:
+    using Flag = const volatile std::sig_atomic_t*;
+
+    StopToken() = default;
+    StopToken(Flag first, Flag second) : first_(first), second_(second) {}
+
+    bool requested() const noexcept { return (first_ != nullptr && *first_) || (second_ != nullptr && *second_); }
+
+    // Called once per item of a loop over user data; throws Error(interrupted) when a stop was requested.
+    void poll() const {
+        if (requested()) throw Error(ErrorKind::interrupted, "interrupted");
+    }
+
+private:
+    Flag first_ = nullptr;
+    Flag second_ = nullptr;
+};
+
+}  // namespace idcodec

@@ -1,0 +1,342 @@
+#include <algorithm>
+
+#include "core/ids/digits.hpp"
+#include "core/common/error.hpp"
+#include "core/ids/hashids.hpp"
+#include "core/ids/id_out.hpp"
+#include "core/ids/keyed_shuffle.hpp"
+#include "core/common/utf8.hpp"
+
+namespace idcodec {
+
+namespace {
+
+constexpr std::u32string_view default_separators = U"cfhistuCFHISTU";
+constexpr std::size_t step_cache_budget = 256 * 1024;  // bytes of reshuffled alphabets kept per settings
+
+// Reads a setting's code points, at most `limit` of them (only a prefix of a salt can matter), and with
+// `unique` only the first occurrence of each.
+std::u32string decode_setting(std::string_view text, const char* name, std::size_t limit, bool unique, StopToken stop) {
+    std::u32string decoded;
+    std::vector<bool> seen(unique ? 0x110000 : 0);
+    for (std::size_t pos = 0; pos < text.size() && decoded.size() < limit;) {
+        stop.poll();
+        const char32_t cp = utf8::next(text, pos);
+        if (cp == utf8::invalid)
+            throw Error(ErrorKind::invalid_parameter, std::string("hashids ") + name + " is not valid UTF-8");
+        if (unique) {
+            if (seen[cp]) continue;
+            seen[cp] = true;
+        }
+        decoded.push_back(cp);
+    }
+    return decoded;
+}
+
+void check_size(std::size_t bytes) {
+    if (bytes > Hashids::max_id_bytes)
+        throw Error(ErrorKind::program_limit, "hashid would be longer than the maximum of 1 GB");
+}
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// The key of a step's shuffle: the lottery character, the salt and the alphabet before the step, read in place.
+struct StepKey {
+    char32_t lottery;
+    std::u32string_view salt;
+    std::u32string_view before;
+
+    std::size_t size() const noexcept { return 1 + salt.size() + before.size(); }
+    char32_t operator[](std::size_t k) const noexcept {
+        return k == 0 ? lottery : k <= salt.size() ? salt[k - 1] : before[k - 1 - salt.size()];
+    }
+};
+
+}  // namespace
+
+auto Hashids::walk(std::size_t lottery) const {
+    return steps_.walk(lottery, [this, lottery](const Step* previous) {
+        const std::u32string_view before = previous != nullptr ? previous->alphabet : alphabet_;
+        Step step;
+        step.alphabet.assign(before);
+        keyed_shuffle(std::span<char32_t>(step.alphabet), StepKey{alphabet_[lottery], salt_, before});
+        step.position_of.resize(step.alphabet.size());
+        for (std::uint32_t i = 0; i < step.alphabet.size(); ++i) step.position_of[symbols_.find(step.alphabet[i])] = i;
+        return step;
+    });
+}
+
+const std::u32string& Hashids::padding_of(const Step& step) {
+    if (step.padding.empty()) step.padding = keyed_shuffled(step.alphabet, step.alphabet);
+    return step.padding;
+}
+
+Hashids::Hashids(std::string_view salt_text, std::string_view alphabet_text, StopToken stop) {
+    const std::u32string unique = decode_setting(alphabet_text, "alphabet", SIZE_MAX, true, stop);
+    // Every shuffle reads fewer salt characters than the alphabet has, so the rest of a long salt cannot matter.
+    salt_ = decode_setting(salt_text, "salt", unique.size() + 1, false, stop);
+    // A NUL character would make a separator's modulus zero (and PostgreSQL text cannot hold one anyway).
+    if (unique.find(U'\0') != std::u32string::npos)
+        throw Error(ErrorKind::invalid_parameter, "hashids alphabet must not contain the NUL character");
+    if (unique.size() < min_alphabet_length)
+        throw Error(ErrorKind::invalid_parameter, "hashids alphabet must contain at least 16 unique characters (got " +
+                                                      std::to_string(unique.size()) + ")");
+
+    const CodePointIndex in_unique(unique);
+    const CodePointIndex in_default_separators(default_separators);
+    for (const char32_t cp : unique)
+        if (!in_default_separators.contains(cp)) alphabet_.push_back(cp);
+    for (const char32_t cp : default_separators)
+        if (in_unique.contains(cp)) separators_.push_back(cp);
+    keyed_shuffle(separators_, salt_);
+
+    // At most 3.5 alphabet characters per separator: borrow separators from the front of the alphabet.
+    if (separators_.empty() || 2 * alphabet_.size() > 7 * separators_.size()) {
+        std::size_t wanted = (2 * alphabet_.size() + 6) / 7;
+        if (wanted == 1) wanted = 2;
+        if (wanted > separators_.size()) {
+            const std::size_t moved = wanted - separators_.size();
+            separators_.append(alphabet_, 0, moved);
+            alphabet_.erase(0, moved);
+        } else {
+            separators_.resize(wanted);
+        }
+    }
+    keyed_shuffle(alphabet_, salt_);
+
+    const std::size_t guard_count = (alphabet_.size() + 11) / 12;
+    if (alphabet_.size() < 3) {
+        guards_ = separators_.substr(0, guard_count);
+        separators_.erase(0, guard_count);
+    } else {
+        guards_ = alphabet_.substr(0, guard_count);
+        alphabet_.erase(0, guard_count);
+    }
+
+    symbols_ = CodePointIndex(alphabet_ + separators_ + guards_);
+    base_ = Divisor(static_cast<std::uint32_t>(alphabet_.size()));
+    separator_count_ = Divisor(static_cast<std::uint32_t>(separators_.size()));
+    guard_count_ = Divisor(static_cast<std::uint32_t>(guards_.size()));
+    steps_ = StepMemo<Step>(alphabet_.size(), step_cache_budget);
+}
+
+std::size_t Hashids::footprint() const noexcept {
+    return heap_bytes(sizeof(Hashids)) + heap_bytes(salt_) + heap_bytes(alphabet_) + heap_bytes(separators_) +
+           heap_bytes(guards_) + symbols_.footprint() + steps_.footprint();
+}
+
+Hashids::~Hashids() = default;
+Hashids::Hashids(Hashids&&) noexcept = default;
+Hashids& Hashids::operator=(Hashids&&) noexcept = default;
+
+void Hashids::check_min_length(int min_length) {
+    if (min_length < 0 || min_length > max_min_length)
+        throw Error(ErrorKind::invalid_parameter, "hashids min_length must be between 0 and " +
+                                                      std::to_string(max_min_length) + " (got " +
+                                                      std::to_string(min_length) + ")");
+}
+
+// The ID of `numbers` in three parts: what comes before the numbers (padding, guard) to `head`, the numbers to
+// `core`, what comes after them to `tail`. Inlined into its two callers: through a call, every character put
+// would reload its output.
+template <class Head, class Core, class Tail>
+[[gnu::always_inline]] inline void Hashids::write(std::span<const std::uint64_t> numbers, int min_length, Head& head,
+                                                  Core& core, Tail& tail, StopToken stop) const {
+    if (numbers.empty()) return;
+
+    std::uint64_t value_hash = numbers[0] % 100;
+    for (std::size_t i = 1; i < numbers.size(); ++i) {
+        stop.poll();
+        value_hash += numbers[i] % (i + 100);
+    }
+    const std::size_t lottery = base_.remainder(value_hash);
+    core.put(alphabet_[lottery]);
+    std::size_t length = 1;  // code points
+    char32_t first_digit = 0;
+
+    auto steps = walk(lottery);
+    char32_t digits[64];  // a 64-bit number has at most 64 digits in base 2
+    for (std::size_t i = 0; i < numbers.size(); ++i) {
+        stop.poll();
+        const std::u32string& alphabet = steps.next().alphabet;
+        std::size_t count = 0;
+        std::uint64_t value = numbers[i];
+        do {
+            std::uint64_t digit;
+            value = base_.divide(value, digit);
+            digits[count++] = alphabet[digit];
+        } while (value > 0);
+        const char32_t leading = digits[count - 1];
+        length += count;
+        while (count > 0) core.put(digits[--count]);
+        if (i == 0) first_digit = leading;
+        if (i + 1 < numbers.size()) {
+            const std::uint64_t extra = numbers[i] % (std::uint64_t{leading} + i);
+            core.put(separators_[separator_count_.remainder(extra)]);
+            ++length;
+        }
+        if constexpr (Core::builds_text) check_size(core.size());
+    }
+    const auto wanted = static_cast<std::size_t>(min_length);
+    if (length >= wanted) return;
+
+    // Guards first, then halves of ever reshuffled alphabets around both ends, cut to the exact length.
+    std::size_t total = length + 1;
+    const char32_t prefix_guard = guards_[guard_count_.remainder(value_hash + alphabet_[lottery])];
+    const bool suffix = total < wanted;
+    const char32_t suffix_guard = guards_[guard_count_.remainder(value_hash + first_digit)];
+    if (suffix) ++total;
+
+    std::vector<std::u32string> rounds;
+    const std::u32string* const first = &padding_of(steps.current());
+    const std::u32string* last = first;
+    std::size_t round_count = 0;
+    for (; total < wanted; ++round_count, total += alphabet_.size()) {
+        if (round_count > 0) {
+            rounds.push_back(keyed_shuffled(*last, *last));
+            last = &rounds.back();
+        }
+    }
+    const auto round = [&](std::size_t r) -> const std::u32string& { return r == 0 ? *first : rounds[r - 1]; };
+    const std::size_t half = alphabet_.size() / 2;
+    const std::size_t excess = total - wanted;
+    const std::size_t cut_front = excess / 2;
+    const std::size_t cut_back = excess - cut_front;
+
+    for (std::size_t r = round_count; r-- > 0;) {
+        const std::u32string_view piece = std::u32string_view(round(r)).substr(half);
+        for (const char32_t cp : piece.substr(r + 1 == round_count ? cut_front : 0)) head.put(cp);
+    }
+    head.put(prefix_guard);
+    if (suffix) tail.put(suffix_guard);
+    for (std::size_t r = 0; r < round_count; ++r) {
+        std::u32string_view piece = std::u32string_view(round(r)).substr(0, half);
+        if (r + 1 == round_count) piece.remove_suffix(cut_back);
+        for (const char32_t cp : piece) tail.put(cp);
+    }
+}
+
+void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std::string& id, StopToken stop) const {
+    check_min_length(min_length);
+    id.clear();
+    std::string before;  // padding and guard, put in front once the rest is written
+    TextOut head(before), rest(id);
+    write(numbers, min_length, head, rest, rest, stop);
+    if (!before.empty()) id.insert(0, before);
+}
+
+std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_length) const {
+    std::string id;
+    encode(numbers, min_length, id);
+    return id;
+}
+
+bool Hashids::decode(std::string_view id, int min_length, std::vector<std::uint64_t>& numbers, StopToken stop) const {
+    check_min_length(min_length);
+    numbers.clear();
+    // Only an ID that encode itself would produce is accepted: this rejects tampered and non-canonical input. The
+    // ID is written over the text read, in the parts parse found (before, between and after the guards).
+    std::size_t begin = 0, end = 0;
+    if (parse(id, numbers, begin, end, stop)) {
+        MatchOut head(id.substr(0, begin)), core(id.substr(begin, end - begin)), tail(id.substr(end));
+        write(numbers, min_length, head, core, tail, stop);
+        if (head.matched() && core.matched() && tail.matched()) return true;
+    }
+    numbers.clear();
+    return false;
+}
+
+bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, std::size_t& begin, std::size_t& end,
+                    StopToken stop) const {
+    // The numbers sit between the guards: after the first and before the second, if there are any.
+    const auto first_separator = static_cast<std::uint32_t>(alphabet_.size());
+    const auto first_guard = first_separator + static_cast<std::uint32_t>(separators_.size());
+    begin = 0;
+    end = id.size();
+    int guard_count = 0;
+    for (std::size_t pos = 0; pos < id.size();) {
+        stop.poll();
+        const std::size_t start = pos;
+        const std::uint32_t symbol = symbols_.find(utf8::next(id, pos));
+        if (symbol == CodePointIndex::npos) return false;
+        if (symbol < first_guard) continue;
+        if (++guard_count == 1) {
+            begin = pos;
+        } else if (guard_count == 2) {
+            end = start;
+        } else {
+            return false;
+        }
+    }
+    const std::string_view core = id.substr(begin, end - begin);
+    if (core.empty()) return false;
+
+    std::size_t pos = 0;
+    const std::uint32_t lottery = symbols_.find(utf8::next(core, pos));
+    if (lottery >= first_separator) return false;
+
+    auto steps = walk(lottery);
+    const Step* step = &steps.next();
+    std::uint64_t value = 0;
+    std::size_t digit_count = 0;
+    while (pos < core.size()) {
+        stop.poll();
+        const std::uint32_t symbol = symbols_.find(utf8::next(core, pos));
+        if (symbol >= first_separator) {  // a separator ends a number
+            if (digit_count == 0) return false;
+            numbers.push_back(value);
+            value = 0;
+            digit_count = 0;
+            step = &steps.next();
+            continue;
+        }
+        const std::uint64_t base = step->alphabet.size();
+        const std::uint64_t digit = step->position_of[symbol];
+        if (!append_digit(value, base, digit)) return false;
+        ++digit_count;
+    }
+    if (digit_count == 0) return false;
+    numbers.push_back(value);
+    return true;
+}
+
+void Hashids::encode_hex(std::string_view hex, int min_length, std::string& id, StopToken stop) const {
+    std::vector<std::uint64_t> numbers;
+    numbers.reserve(hex.size() / 12 + 1);
+    for (std::size_t group = 0; group < hex.size(); group += 12) {
+        stop.poll();
+        std::uint64_t value = 1;
+        for (const char c : hex.substr(group, 12)) {
+            const int digit = hex_value(c);
+            if (digit < 0)
+                throw Error(ErrorKind::invalid_text, "hashids hex input must contain only hexadecimal digits");
+            value = value * 16 + static_cast<std::uint64_t>(digit);
+        }
+        numbers.push_back(value);
+    }
+    encode(numbers, min_length, id, stop);
+}
+
+bool Hashids::decode_hex(std::string_view id, int min_length, std::string& hex, StopToken stop) const {
+    hex.clear();
+    std::vector<std::uint64_t> numbers;
+    if (!decode(id, min_length, numbers, stop)) return false;
+    static constexpr char digits[] = "0123456789abcdef";
+    for (const std::uint64_t number : numbers) {
+        char buffer[16];
+        std::size_t count = 0;
+        for (std::uint64_t value = number; value > 0; value /= 16) buffer[count++] = digits[value % 16];
+        if (count <= 1) continue;  // the leading digit is dropped
+        --count;
+        while (count > 0) hex.push_back(buffer[--count]);
+    }
+    check_size(hex.size());
+    return true;
+}
+
+}  // namespace idcodec

@@ -1,0 +1,101 @@
+// hashids, byte-exact with hashids.js 2.3.0: short non-sequential IDs for lists of non-negative integers.
+#pragma once
+#include "core/common/no_postgres.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/ids/code_point_index.hpp"
+#include "core/ids/divisor.hpp"
+#include "core/common/footprint.hpp"
+#include "core/ids/step_memo.hpp"
+#include "core/common/stop_token.hpp"
+
+namespace idcodec {
+
+class Hashids {
+public:
+    static constexpr std::string_view default_alphabet =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890";
+    static constexpr std::size_t min_alphabet_length = 16;
+    static constexpr int max_min_length = 1'000'000;
+    // Results larger than this are refused (PostgreSQL cannot store a text of 1 GB).
+    static constexpr std::size_t max_id_bytes = (std::size_t{1} << 30) - 64;
+
+    // Salt and alphabet as UTF-8; throws Error(invalid_parameter) for fewer than 16 unique characters or bad UTF-8.
+    Hashids(std::string_view salt, std::string_view alphabet, StopToken stop = {});
+    ~Hashids();
+    Hashids(Hashids&&) noexcept;
+    Hashids& operator=(Hashids&&) noexcept;
+
+    // An empty list encodes to "". Throws Error(invalid_parameter) for min_length outside 0..max_min_length.
+    void encode(std::span<const std::uint64_t> numbers, int min_length, std::string& id, StopToken stop = {}) const;
+    std::string encode(std::span<const std::uint64_t> numbers, int min_length = 0) const;
+
+    // True and the numbers when `id` is exactly what encode gives for them; false (and no numbers) otherwise,
+    // including values above 2^64-1.
+    bool decode(std::string_view id, int min_length, std::vector<std::uint64_t>& numbers, StopToken stop = {}) const;
+
+    // hashids.js encodeHex: 12-digit groups, each read as hex with a leading 1. Throws Error(invalid_text) for a
+    // character that is not a hex digit; "" encodes to "".
+    void encode_hex(std::string_view hex, int min_length, std::string& id, StopToken stop = {}) const;
+    // hashids.js decodeHex: each decoded number in lowercase hex without its first digit, concatenated.
+    bool decode_hex(std::string_view id, int min_length, std::string& hex, StopToken stop = {}) const;
+
+    // Throws Error(invalid_parameter) for min_length outside 0..max_min_length.
+    static void check_min_length(int min_length);
+
+    // Memory held, including the most the step memo may grow to.
+    std::size_t footprint() const noexcept;
+
+    std::u32string_view alphabet() const noexcept { return alphabet_; }
+    std::u32string_view separators() const noexcept { return separators_; }
+    std::u32string_view guards() const noexcept { return guards_; }
+
+private:
+    // The alphabet after the k-th reshuffle for one lottery character, with what decoding and padding need.
+    struct Step {
+        std::u32string alphabet;
+        std::vector<std::uint32_t> position_of;  // index of each base-alphabet character in `alphabet`
+        // shuffle(alphabet, alphabet): the first min_length padding round when this step is the last; built on use.
+        mutable std::u32string padding;
+
+        // Counted with the padding it may get later.
+        std::size_t bytes() const noexcept {
+            return heap_bytes(sizeof(Step)) + 2 * heap_bytes((alphabet.size() + 1) * sizeof(char32_t)) +
+                   heap_bytes(alphabet.size() * sizeof(std::uint32_t));
+        }
+    };
+
+    // Walks the alphabets of successive numbers for one lottery character.
+    auto walk(std::size_t lottery) const;
+    static const std::u32string& padding_of(const Step& step);
+    // Reads the numbers out of an ID without checking that it is canonical; [begin, end) is the part between the
+    // guards (all of it without guards).
+    bool parse(std::string_view id, std::vector<std::uint64_t>& numbers, std::size_t& begin, std::size_t& end,
+               StopToken stop) const;
+    // The ID of `numbers`, its parts put to three outputs (see hashids.cpp); encode and decode's check share it.
+    template <class Head, class Core, class Tail>
+    void write(std::span<const std::uint64_t> numbers, int min_length, Head& head, Core& core, Tail& tail,
+               StopToken stop) const;
+
+    std::u32string salt_;
+    std::u32string alphabet_;
+    std::u32string separators_;
+    std::u32string guards_;
+    Divisor base_{2};  // alphabet_.size(): every reshuffled alphabet has this length
+    Divisor separator_count_{1};
+    Divisor guard_count_{1};
+    // Characters numbered: alphabet_ first, then separators_, then guards_.
+    CodePointIndex symbols_;
+    // Reshuffled alphabets depend only on the settings, the lottery character and the position, so they are kept
+    // (up to a memory budget) and reused by every later call.
+    mutable StepMemo<Step> steps_;
+};
+
+}  // namespace idcodec

@@ -1,0 +1,76 @@
+// What every family uses: UTF-8 and the bounded settings cache.
+#include <gtest/gtest.h>
+#include <string>
+
+#include "core/common/config_cache.hpp"
+#include "core/common/utf8.hpp"
+
+namespace idcodec {
+namespace {
+
+TEST(Utf8, RoundTripAndRejection) {
+    const std::string text = "aä日😀";
+    const auto decoded = utf8::decode(text);
+    ASSERT_TRUE(decoded.has_value());
+    EXPECT_EQ(*decoded, U"aä日😀");
+    EXPECT_EQ(utf8::encode(*decoded), text);
+    EXPECT_FALSE(utf8::decode("\xC0\xAF").has_value());          // overlong
+    EXPECT_FALSE(utf8::decode("\xED\xA0\x80").has_value());      // surrogate
+    EXPECT_FALSE(utf8::decode("\xF4\x90\x80\x80").has_value());  // above U+10FFFF
+    EXPECT_FALSE(utf8::decode("\xE6\x97").has_value());          // truncated
+}
+
+struct Prepared {
+    std::string value;
+    std::size_t footprint() const { return value.size() * 1000; }
+};
+
+TEST(ConfigCache, KeepsTheMostRecentlyUsedWithinCapacity) {
+    ConfigCache cache(2, SIZE_MAX);
+    int built = 0;
+    const auto get = [&](std::string_view salt) {
+        const std::string_view parts[] = {salt, "alphabet"};
+        return cache.get<Prepared>(SettingsKey::of(parts), [&] {
+            ++built;
+            return Prepared{std::string(salt)};
+        });
+    };
+    EXPECT_EQ(get("a")->value, "a");
+    EXPECT_EQ(get("b")->value, "b");
+    EXPECT_EQ(get("a")->value, "a");  // hit, and now the most recent
+    EXPECT_EQ(built, 2);
+    get("c");  // evicts "b"
+    EXPECT_EQ(cache.size(), 2u);
+    get("a");
+    EXPECT_EQ(built, 3);
+    get("b");
+    EXPECT_EQ(built, 4);
+    cache.set_capacity(0);
+    EXPECT_EQ(cache.size(), 0u);
+}
+
+TEST(ConfigCache, StaysWithinItsByteBudget) {
+    ConfigCache cache(100, 10'000);
+    for (const std::string_view salt : {"aaaa", "bbbb", "cccc"}) {
+        const std::string_view parts[] = {salt};
+        cache.get<Prepared>(SettingsKey::of(parts), [&] { return Prepared{std::string(salt)}; });
+    }
+    EXPECT_EQ(cache.size(), 2u);  // 4000 bytes each (plus keys): the third evicts the first
+    EXPECT_LE(cache.bytes(), 10'000u);
+    const std::string huge(20, 'x');
+    const std::string_view parts[] = {huge};
+    EXPECT_EQ(cache.get<Prepared>(SettingsKey::of(parts), [&] { return Prepared{huge}; })->value, huge);
+    EXPECT_EQ(cache.size(), 0u);  // larger than the whole budget: returned, not kept
+}
+
+TEST(SettingsKey, PartsAreDelimitedByLength) {
+    const std::string_view ab_c[] = {"ab", "c"};
+    const std::string_view a_bc[] = {"a", "bc"};
+    const auto key = SettingsKey::of(ab_c);
+    EXPECT_TRUE(key.matches(ab_c));
+    EXPECT_FALSE(key.matches(a_bc));
+    EXPECT_NE(key.bytes(), SettingsKey::of(a_bc).bytes());
+}
+
+}  // namespace
+}  // namespace idcodec

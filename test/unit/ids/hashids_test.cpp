@@ -1,0 +1,144 @@
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+#include "core/common/error.hpp"
+#include "core/ids/hashids.hpp"
+
+#include "unit/common/jsonl.hpp"
+
+namespace idcodec {
+namespace {
+
+using Numbers = std::vector<std::uint64_t>;
+
+Numbers decoded(const Hashids& hashids, std::string_view id, int min_length = 0) {
+    Numbers numbers;
+    hashids.decode(id, min_length, numbers);
+    return numbers;
+}
+
+TEST(Hashids, SeedAndReadmeFacts) {
+    const Hashids salted("this is my salt", Hashids::default_alphabet);
+    EXPECT_EQ(salted.encode(Numbers{347}), "yr8");
+    EXPECT_EQ(salted.encode(Numbers{27, 986}), "nOSQY");
+    EXPECT_EQ(decoded(salted, "nOSQY"), (Numbers{27, 986}));
+    // '3kTMd' comes from an older, incompatible hashids version.
+    EXPECT_EQ(decoded(salted, "3kTMd"), Numbers{});
+
+    const Hashids plain("", Hashids::default_alphabet);
+    EXPECT_EQ(plain.encode(Numbers{INT64_MAX}), "p21ZD04m8GQ42");
+    EXPECT_EQ(decoded(plain, "p21ZD04m8GQ42"), Numbers{INT64_MAX});
+    EXPECT_EQ(Hashids("sälz", Hashids::default_alphabet).encode(Numbers{12345}), "KAkO");
+    EXPECT_EQ(Hashids("日本語", Hashids::default_alphabet).encode(Numbers{12345}), "59Yx");
+}
+
+TEST(Hashids, EmptyListEncodesToEmptyString) {
+    EXPECT_EQ(Hashids("salt", Hashids::default_alphabet).encode(Numbers{}), "");
+    EXPECT_EQ(decoded(Hashids("salt", Hashids::default_alphabet), ""), Numbers{});
+}
+
+TEST(Hashids, AlphabetNeedsSixteenUniqueCharacters) {
+    try {
+        Hashids("", "abcdefghijkabcdefghijkl");
+        FAIL() << "expected an error";
+    } catch (const Error& error) {
+        EXPECT_EQ(error.kind(), ErrorKind::invalid_parameter);
+        EXPECT_STREQ(error.what(), "hashids alphabet must contain at least 16 unique characters (got 12)");
+    }
+    EXPECT_NO_THROW(Hashids("", "abcdefghijklmnop"));
+}
+
+TEST(Hashids, DuplicateAlphabetCharactersAreDropped) {
+    const Hashids with_duplicates("salt", "aabbccddeeffgghhiijjkkllmmnnooppqq");
+    const Hashids unique("salt", "abcdefghijklmnopq");
+    for (std::uint64_t n : {0ull, 1ull, 99ull, 123456789ull})
+        EXPECT_EQ(with_duplicates.encode(Numbers{n}), unique.encode(Numbers{n}));
+}
+
+TEST(Hashids, MinLengthIsBounded) {
+    const Hashids hashids("", Hashids::default_alphabet);
+    EXPECT_THROW(hashids.encode(Numbers{1}, -1), Error);
+    EXPECT_THROW(hashids.encode(Numbers{1}, Hashids::max_min_length + 1), Error);
+    EXPECT_EQ(hashids.encode(Numbers{1}, Hashids::max_min_length).size(),
+              static_cast<std::size_t>(Hashids::max_min_length));
+}
+
+TEST(Hashids, MinLengthPaddingRoundTrips) {
+    const Hashids hashids("pad", "abcdefghijklmnopqrstuvwxyz");
+    for (int min_length : {0, 1, 2, 3, 5, 8, 13, 21, 25, 26, 27, 50, 200}) {
+        const std::string id = hashids.encode(Numbers{7, 0, 12345}, min_length);
+        EXPECT_GE(id.size(), static_cast<std::size_t>(min_length));
+        EXPECT_EQ(decoded(hashids, id, min_length), (Numbers{7, 0, 12345})) << min_length;
+    }
+}
+
+TEST(Hashids, RejectsTamperedTruncatedAndOverflowingIds) {
+    const Hashids hashids("this is my salt", Hashids::default_alphabet);
+    const std::string id = hashids.encode(Numbers{1, 2, 3}, 10);
+    for (std::size_t cut = 1; cut < id.size(); ++cut) EXPECT_EQ(decoded(hashids, id.substr(0, cut), 10), Numbers{});
+    EXPECT_EQ(decoded(hashids, id + id, 10), Numbers{});
+    EXPECT_EQ(decoded(hashids, "!!!"), Numbers{});
+    EXPECT_EQ(decoded(hashids, "\xff\xfe"), Numbers{});
+    // 2^64 and beyond cannot be represented: rejected rather than wrapped.
+    const std::string huge = hashids.encode(Numbers{UINT64_MAX});
+    EXPECT_EQ(decoded(hashids, huge), Numbers{UINT64_MAX});
+    EXPECT_EQ(decoded(hashids, huge.substr(0, 1) + huge.substr(1) + huge.substr(1)), Numbers{});
+}
+
+TEST(Hashids, HexEncoding) {
+    const Hashids hashids("", Hashids::default_alphabet);
+    std::string id;
+    hashids.encode_hex("507f1f77bcf86cd799439011", 0, id);
+    std::string hex;
+    ASSERT_TRUE(hashids.decode_hex(id, 0, hex));
+    EXPECT_EQ(hex, "507f1f77bcf86cd799439011");
+    hashids.encode_hex("DEADBEEF", 0, id);
+    ASSERT_TRUE(hashids.decode_hex(id, 0, hex));
+    EXPECT_EQ(hex, "deadbeef");
+    EXPECT_THROW(hashids.encode_hex("12xz", 0, id), Error);
+    EXPECT_FALSE(hashids.decode_hex("not a hashid", 0, hex));
+}
+
+// The reference decodes to arbitrarily large numbers; the core stops at 2^64-1 and rejects the rest.
+Numbers parse_numbers(const test::Json& array) {
+    Numbers numbers;
+    for (const auto& item : array.items) {
+        const bool fits = item.text.size() < 20 || (item.text.size() == 20 && item.text <= "18446744073709551615");
+        if (!fits) return {};
+        numbers.push_back(std::stoull(item.text));
+    }
+    return numbers;
+}
+
+TEST(HashidsVectors, EveryRecordMatchesHashidsJs) {
+    const auto records = test::read_jsonl(test::vectors_dir() + "/hashids.jsonl");
+    ASSERT_GT(records.size(), 5000u);
+    std::size_t checked = 0;
+    for (const auto& record : records) {
+        const Hashids hashids(record["salt"].text, record["alphabet"].text);
+        const int min_length = std::stoi(record["min_length"].text);
+        const std::string& expected = record["hash"].text;
+        const test::Json* op = record.find("op");
+        const std::string line = record["salt"].text + " | " + record["alphabet"].text + " | " + expected;
+        if (op == nullptr) {
+            const Numbers numbers = parse_numbers(record["numbers"]);
+            EXPECT_EQ(hashids.encode(numbers, min_length), expected) << line;
+            EXPECT_EQ(decoded(hashids, expected, min_length), numbers) << line;
+        } else if (op->text == "decode") {
+            EXPECT_EQ(decoded(hashids, expected, min_length), parse_numbers(record["numbers"])) << line;
+        } else if (op->text == "encode_hex") {
+            std::string id;
+            hashids.encode_hex(record["hex"].text, min_length, id);
+            EXPECT_EQ(id, expected) << line;
+        } else {
+            ADD_FAILURE() << "unknown op " << op->text;
+        }
+        ++checked;
+    }
+    EXPECT_EQ(checked, records.size());
+}
+
+}  // namespace
+}  // namespace idcodec
