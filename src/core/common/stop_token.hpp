@@ -4,6 +4,7 @@
 #include "core/common/no_postgres.hpp"
 
 #include <csignal>
+#include <cstddef>
 
 #include "core/common/error.hpp"
 
@@ -21,6 +22,13 @@ public:
     // Called once per item of a loop over user data; throws Error(interrupted) when a stop was requested.
     void poll() const {
         if (requested()) throw Error(ErrorKind::interrupted, "interrupted");
+    }
+
+    // For loops of cheap items (characters, numbers): polls at item 0 and every poll_stride items after it, so a
+    // short ID pays one check while a long one still stops within microseconds.
+    static constexpr std::size_t poll_stride = 1024;
+    void poll_at(std::size_t item) const {
+        if (item % poll_stride == 0) poll();
     }
 
 private:

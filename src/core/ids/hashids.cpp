@@ -151,7 +151,7 @@ template <class Head, class Core, class Tail>
 
     std::uint64_t value_hash = numbers[0] % 100;
     for (std::size_t i = 1; i < numbers.size(); ++i) {
-        stop.poll();
+        stop.poll_at(i);
         value_hash += numbers[i] % (i + 100);
     }
     const std::size_t lottery = base_.remainder(value_hash);
@@ -162,7 +162,7 @@ template <class Head, class Core, class Tail>
     auto steps = walk(lottery);
     char32_t digits[64];  // a 64-bit number has at most 64 digits in base 2
     for (std::size_t i = 0; i < numbers.size(); ++i) {
-        stop.poll();
+        stop.poll_at(i);
         const std::u32string& alphabet = steps.next().alphabet;
         std::size_t count = 0;
         std::uint64_t value = numbers[i];
@@ -259,8 +259,8 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, st
     begin = 0;
     end = id.size();
     int guard_count = 0;
-    for (std::size_t pos = 0; pos < id.size();) {
-        stop.poll();
+    for (std::size_t pos = 0, item = 0; pos < id.size(); ++item) {
+        stop.poll_at(item);
         const std::size_t start = pos;
         const std::uint32_t symbol = symbols_.find(utf8::next(id, pos));
         if (symbol == CodePointIndex::npos) return false;
@@ -284,8 +284,8 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, st
     const Step* step = &steps.next();
     std::uint64_t value = 0;
     std::size_t digit_count = 0;
-    while (pos < core.size()) {
-        stop.poll();
+    for (std::size_t item = 0; pos < core.size(); ++item) {
+        stop.poll_at(item);
         const std::uint32_t symbol = symbols_.find(utf8::next(core, pos));
         if (symbol >= first_separator) {  // a separator ends a number
             if (digit_count == 0) return false;

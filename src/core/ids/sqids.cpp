@@ -107,7 +107,7 @@ auto Sqids::walk(std::size_t offset) const {
 std::size_t Sqids::offset_of(std::span<const std::uint64_t> numbers, std::size_t increment, StopToken stop) const {
     std::uint64_t sum = numbers.size();
     for (std::size_t i = 0; i < numbers.size(); ++i) {
-        stop.poll();
+        stop.poll_at(i);
         sum += static_cast<unsigned char>(alphabet_[length_.remainder(numbers[i])]) + i;
     }
     return length_.remainder(length_.remainder(sum) + increment);
@@ -120,7 +120,7 @@ void Sqids::write(std::span<const std::uint64_t> numbers, std::size_t offset, Ou
     const Step* step = &steps.next();
     unsigned char digits[64];  // base >= 2
     for (std::size_t i = 0; i < numbers.size(); ++i) {
-        stop.poll();
+        stop.poll_at(i);
         std::size_t count = 0;
         std::uint64_t value = numbers[i];
         do {
@@ -199,7 +199,7 @@ void Sqids::decode(std::string_view id, std::vector<std::uint64_t>& numbers, boo
     numbers.clear();
     if (id.empty()) return;
     for (std::size_t i = 0; i < id.size(); ++i) {
-        stop.poll();
+        stop.poll_at(i);
         const auto c = static_cast<unsigned char>(id[i]);
         if (c >= 128 || position_[c] == absent) return;
     }
@@ -214,7 +214,7 @@ void Sqids::decode(std::string_view id, std::vector<std::uint64_t>& numbers, boo
     std::size_t digits = 0;
     bool plain = true;
     for (std::size_t i = 1; i < id.size(); ++i) {
-        stop.poll();
+        stop.poll_at(i);
         const std::uint8_t position = step->position[static_cast<unsigned char>(id[i])];
         if (position == 0) {
             if (digits == 0) {
