@@ -1,10 +1,7 @@
 -- A deduplicating store inside PostgreSQL: content-defined chunks keyed by their SHA-256, files as arrays of
 -- chunk digests. Runs in any database with idcodec; sql/dedup.sql runs it as a regression test.
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS idcodec;
-DROP SCHEMA IF EXISTS dedup CASCADE;
-CREATE SCHEMA dedup;
-SET search_path = dedup, public;
+\set schema dedup
+\ir fresh_schema.sql
 
 CREATE TABLE chunk (
     digest bytea PRIMARY KEY,

@@ -1,10 +1,7 @@
 -- Three classic short-URL systems, rebuilt the PostgreSQL way. Runs in any database with idcodec;
 -- sql/shorturl.sql runs it as a regression test.
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS idcodec;
-DROP SCHEMA IF EXISTS shorturl CASCADE;
-CREATE SCHEMA shorturl;
-SET search_path = shorturl, public;
+\set schema shorturl
+\ir fresh_schema.sql
 
 -- 1. Sequential ids hidden behind a shuffled alphabet and a rotation. The code is a generated column,
 --    so it can never disagree with the id, and it is unique, so lookups by code use an index.

@@ -3,11 +3,8 @@
 \set ECHO queries
 \set QUIET on
 \pset footer off
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS idcodec;
-DROP SCHEMA IF EXISTS tour CASCADE;
-CREATE SCHEMA tour;
-SET search_path = tour, public;
+\set schema tour
+\ir fresh_schema.sql
 
 -- 1. Public IDs: the integer key stays inside; hashids and sqids IDs are generated columns, looked up by index.
 CREATE TABLE customer (

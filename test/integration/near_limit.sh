@@ -36,21 +36,17 @@ outcome() {
     esac
 }
 
-# ---- hashids: the longest hashid of 2^63-1 repeated, and one number more
-n=$((max_id / 20))
-hashids="hashids_encode(array_fill(9223372036854775807::bigint, ARRAY[%s]), '', 0, 'abcdefghijklmnop')"
-check "hashids: $n numbers give a hashid of $((20 * n)) bytes, the longest accepted" \
-    "$(outcome "SELECT octet_length($(printf "$hashids" $n))")" "$((20 * n))"
-check "hashids: one number more is refused (54000)" \
-    "$(outcome "SELECT octet_length($(printf "$hashids" $((n + 1))))")" "ERROR 54000"
-
-# ---- sqids: the longest sqid of 2^53-1 repeated, and one number more
-n=$((max_id / 54))
-sqids="sqids_encode(array_fill(9007199254740991::bigint, ARRAY[%s]), 'abc', blocklist => '{}')"
-check "sqids: $n numbers give a sqid of $((54 * n)) bytes, the longest accepted" \
-    "$(outcome "SELECT octet_length($(printf "$sqids" $n))")" "$((54 * n))"
-check "sqids: one number more is refused (54000)" \
-    "$(outcome "SELECT octet_length($(printf "$sqids" $((n + 1))))")" "ERROR 54000"
+# ---- hashids and sqids: the longest ID of one number repeated, and one number more
+# longest_id FAMILY BYTES_PER_NUMBER ENCODER (a printf format taking the count of numbers)
+longest_id() {
+    local n=$((max_id / $2))
+    check "$1: $n numbers give an ID of $(($2 * n)) bytes, the longest accepted" \
+        "$(outcome "SELECT octet_length($(printf "$3" $n))")" "$(($2 * n))"
+    check "$1: one number more is refused (54000)" \
+        "$(outcome "SELECT octet_length($(printf "$3" $((n + 1))))")" "ERROR 54000"
+}
+longest_id hashids 20 "hashids_encode(array_fill(9223372036854775807::bigint, ARRAY[%s]), '', 0, 'abcdefghijklmnop')"
+longest_id sqids 54 "sqids_encode(array_fill(9007199254740991::bigint, ARRAY[%s]), 'abc', blocklist => '{}')"
 
 # ---- compact identifiers: the largest text there is, as a URL and as a malformed identifier
 # Seed 002's codes computed in SQL from PostgreSQL's own md5(): each 32-bit word of the digest gives 8 characters,

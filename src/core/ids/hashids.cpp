@@ -141,14 +141,15 @@ void Hashids::check_min_length(int min_length) {
                                                       std::to_string(min_length) + ")");
 }
 
-// The ID of `numbers` in three parts: what comes before the numbers (padding, guard) to `head`, the numbers to
-// `core`, what comes after them to `tail`. Inlined into its two callers: through a call, every character put
-// would reload its output.
-template <class Head, class Core, class Tail>
-[[gnu::always_inline]] inline void Hashids::write(std::span<const std::uint64_t> numbers, int min_length, Head& head,
-                                                  Core& core, Tail& tail, StopToken stop) const {
-    if (numbers.empty()) return;
+// The separator after number i: chosen by the number and its leading digit.
+std::size_t Hashids::separator_index(std::uint64_t number, char32_t leading, std::size_t i) const noexcept {
+    return separator_count_.remainder(number % (std::uint64_t{leading} + i));
+}
 
+// The numbers part of an ID (lottery character, digits, separators) to `core`. Inlined into encode: through a call,
+// every character put would reload its output.
+[[gnu::always_inline]] inline Hashids::Written Hashids::write_numbers(std::span<const std::uint64_t> numbers,
+                                                                     TextOut& core, StopToken stop) const {
     std::uint64_t value_hash = numbers[0] % 100;
     for (std::size_t i = 1; i < numbers.size(); ++i) {
         stop.poll_at(i);
@@ -176,24 +177,30 @@ template <class Head, class Core, class Tail>
         while (count > 0) core.put(digits[--count]);
         if (i == 0) first_digit = leading;
         if (i + 1 < numbers.size()) {
-            const std::uint64_t extra = numbers[i] % (std::uint64_t{leading} + i);
-            core.put(separators_[separator_count_.remainder(extra)]);
+            core.put(separators_[separator_index(numbers[i], leading, i)]);
             ++length;
         }
-        if constexpr (Core::builds_text) check_size(core.size());
+        check_size(core.size());
     }
-    const auto wanted = static_cast<std::size_t>(min_length);
-    if (length >= wanted) return;
+    return {value_hash, lottery, first_digit, length, &steps.current()};
+}
 
-    // Guards first, then halves of ever reshuffled alphabets around both ends, cut to the exact length.
-    std::size_t total = length + 1;
-    const char32_t prefix_guard = guards_[guard_count_.remainder(value_hash + alphabet_[lottery])];
+// The padding of an ID up to min_length: what comes before the numbers (padding, guard) to `head`, what comes after
+// them to `tail`. Guards first, then halves of ever reshuffled alphabets around both ends, cut to the exact length.
+template <class Head, class Tail>
+[[gnu::always_inline]] inline void Hashids::write_padding(const Written& written, int min_length, Head& head,
+                                                          Tail& tail) const {
+    const auto wanted = static_cast<std::size_t>(min_length);
+    if (written.length >= wanted) return;
+
+    std::size_t total = written.length + 1;
+    const char32_t prefix_guard = guards_[guard_count_.remainder(written.value_hash + alphabet_[written.lottery])];
     const bool suffix = total < wanted;
-    const char32_t suffix_guard = guards_[guard_count_.remainder(value_hash + first_digit)];
+    const char32_t suffix_guard = guards_[guard_count_.remainder(written.value_hash + written.first_digit)];
     if (suffix) ++total;
 
     std::vector<std::u32string> rounds;
-    const std::u32string* const first = &padding_of(steps.current());
+    const std::u32string* const first = &padding_of(*written.last_step);
     const std::u32string* last = first;
     std::size_t round_count = 0;
     for (; total < wanted; ++round_count, total += alphabet_.size()) {
@@ -224,9 +231,10 @@ template <class Head, class Core, class Tail>
 void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std::string& id, StopToken stop) const {
     check_min_length(min_length);
     id.clear();
+    if (numbers.empty()) return;
     std::string before;  // padding and guard, put in front once the rest is written
     TextOut head(before), rest(id);
-    write(numbers, min_length, head, rest, rest, stop);
+    write_padding(write_numbers(numbers, rest, stop), min_length, head, rest);
     if (!before.empty()) id.insert(0, before);
 }
 
@@ -239,20 +247,21 @@ std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_leng
 bool Hashids::decode(std::string_view id, int min_length, std::vector<std::uint64_t>& numbers, StopToken stop) const {
     check_min_length(min_length);
     numbers.clear();
-    // Only an ID that encode itself would produce is accepted: this rejects tampered and non-canonical input. The
-    // ID is written over the text read, in the parts parse found (before, between and after the guards).
+    // Only an ID that encode itself would produce is accepted: this rejects tampered and non-canonical input. parse
+    // accepts only the numbers part encode writes; the padding is then written over the text read around it.
     std::size_t begin = 0, end = 0;
-    if (parse(id, numbers, begin, end, stop)) {
-        MatchOut head(id.substr(0, begin)), core(id.substr(begin, end - begin)), tail(id.substr(end));
-        write(numbers, min_length, head, core, tail, stop);
-        if (head.matched() && core.matched() && tail.matched()) return true;
+    Written written;
+    if (parse(id, numbers, begin, end, written, stop)) {
+        MatchOut head(id.substr(0, begin)), tail(id.substr(end));
+        write_padding(written, min_length, head, tail);
+        if (head.matched() && tail.matched()) return true;
     }
     numbers.clear();
     return false;
 }
 
 bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, std::size_t& begin, std::size_t& end,
-                    StopToken stop) const {
+                    Written& written, StopToken stop) const {
     // The numbers sit between the guards: after the first and before the second, if there are any.
     const auto first_separator = static_cast<std::uint32_t>(alphabet_.size());
     const auto first_guard = first_separator + static_cast<std::uint32_t>(separators_.size());
@@ -280,28 +289,45 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, st
     const std::uint32_t lottery = symbols_.find(utf8::next(core, pos));
     if (lottery >= first_separator) return false;
 
+    // Only the numbers part encode writes: no number with a leading zero digit, after each number the separator it
+    // selects, and a lottery character that the numbers select.
+    const std::uint64_t base = alphabet_.size();
     auto steps = walk(lottery);
     const Step* step = &steps.next();
     std::uint64_t value = 0;
+    std::uint64_t value_hash = 0;
     std::size_t digit_count = 0;
-    for (std::size_t item = 0; pos < core.size(); ++item) {
+    std::size_t length = 1;  // code points
+    char32_t leading = 0;    // the current number's first digit
+    char32_t first_digit = 0;
+    for (std::size_t item = 0; pos < core.size(); ++item, ++length) {
         stop.poll_at(item);
-        const std::uint32_t symbol = symbols_.find(utf8::next(core, pos));
+        const char32_t cp = utf8::next(core, pos);
+        const std::uint32_t symbol = symbols_.find(cp);
         if (symbol >= first_separator) {  // a separator ends a number
-            if (digit_count == 0) return false;
+            const std::size_t i = numbers.size();
+            if (digit_count == 0 || symbol - first_separator != separator_index(value, leading, i)) return false;
+            value_hash += value % (i + 100);
             numbers.push_back(value);
             value = 0;
             digit_count = 0;
             step = &steps.next();
             continue;
         }
-        const std::uint64_t base = step->alphabet.size();
-        const std::uint64_t digit = step->position_of[symbol];
-        if (!append_digit(value, base, digit)) return false;
+        if (digit_count == 0) {
+            leading = cp;
+            if (numbers.empty()) first_digit = cp;
+        } else if (digit_count == 1 && value == 0) {
+            return false;  // a leading zero
+        }
+        if (!append_digit(value, base, step->position_of[symbol])) return false;
         ++digit_count;
     }
     if (digit_count == 0) return false;
+    value_hash += value % (numbers.size() + 100);
     numbers.push_back(value);
+    if (base_.remainder(value_hash) != lottery) return false;
+    written = {value_hash, lottery, first_digit, length, step};
     return true;
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/ids/code_point_index.hpp"
 #include "core/ids/divisor.hpp"
+#include "core/ids/id_out.hpp"
 #include "core/common/footprint.hpp"
 #include "core/ids/step_memo.hpp"
 #include "core/common/stop_token.hpp"
@@ -72,17 +73,27 @@ private:
         }
     };
 
+    // What the padding of an ID depends on, once its numbers are written or read.
+    struct Written {
+        std::uint64_t value_hash;
+        std::size_t lottery;    // index in alphabet_
+        char32_t first_digit;   // the leading digit of the first number
+        std::size_t length;     // code points of the numbers part
+        const Step* last_step;  // the alphabet of the last number
+    };
+
     // Walks the alphabets of successive numbers for one lottery character.
     auto walk(std::size_t lottery) const;
     static const std::u32string& padding_of(const Step& step);
-    // Reads the numbers out of an ID without checking that it is canonical; [begin, end) is the part between the
-    // guards (all of it without guards).
+    std::size_t separator_index(std::uint64_t number, char32_t leading, std::size_t i) const noexcept;
+    // Reads the numbers out of an ID, accepting only a numbers part that encode would write; [begin, end) is that
+    // part (between the guards, or all of it without guards).
     bool parse(std::string_view id, std::vector<std::uint64_t>& numbers, std::size_t& begin, std::size_t& end,
-               StopToken stop) const;
-    // The ID of `numbers`, its parts put to three outputs (see hashids.cpp); encode and decode's check share it.
-    template <class Head, class Core, class Tail>
-    void write(std::span<const std::uint64_t> numbers, int min_length, Head& head, Core& core, Tail& tail,
-               StopToken stop) const;
+               Written& written, StopToken stop) const;
+    // The parts of an ID (see hashids.cpp): encode writes both; decode parses the first and checks the second.
+    Written write_numbers(std::span<const std::uint64_t> numbers, TextOut& core, StopToken stop) const;
+    template <class Head, class Tail>
+    void write_padding(const Written& written, int min_length, Head& head, Tail& tail) const;
 
     std::u32string salt_;
     std::u32string alphabet_;

@@ -32,7 +32,9 @@ fn main() {
         let start = Instant::now();
         let mut n = 0usize;
         let mut hashes = 0u64;
-        for chunk in fastcdc::v2020::FastCDC::new(&data, min, avg, max) {
+        // u32 sizes in fastcdc-rs 3.x, usize in 4.x: converted to whichever this version takes
+        let sizes = (min.try_into().unwrap(), avg.try_into().unwrap(), max.try_into().unwrap());
+        for chunk in fastcdc::v2020::FastCDC::new(&data, sizes.0, sizes.1, sizes.2) {
             hashes ^= chunk.hash;
             n += 1;
         }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/common/error.hpp"
+#include "core/common/utf8.hpp"
 #include "core/ids/hashids.hpp"
 
 #include "unit/common/jsonl.hpp"
@@ -85,6 +86,39 @@ TEST(Hashids, RejectsTamperedTruncatedAndOverflowingIds) {
     const std::string huge = hashids.encode(Numbers{UINT64_MAX});
     EXPECT_EQ(decoded(hashids, huge), Numbers{UINT64_MAX});
     EXPECT_EQ(decoded(hashids, huge.substr(0, 1) + huge.substr(1) + huge.substr(1)), Numbers{});
+}
+
+// Decoding accepts exactly what encoding writes: every one-character change of many IDs (to any alphabet,
+// separator or guard character, a Unicode one included) decodes only when encoding its numbers gives it back.
+TEST(Hashids, AcceptsAChangedIdOnlyWhenEncodeWritesIt) {
+    const Hashids hashids("salt", "abcdefghijklmnopqrstuvwxyz0123456789日本");
+    std::vector<std::string> symbols;
+    for (const char32_t cp :
+         std::u32string(hashids.alphabet()) + std::u32string(hashids.separators()) + std::u32string(hashids.guards())) {
+        std::string utf8;
+        utf8::append(utf8, cp);
+        symbols.push_back(utf8);
+    }
+    std::size_t accepted = 0, checked = 0;
+    for (const Numbers& numbers : {Numbers{0}, Numbers{7}, Numbers{1234567}, Numbers{0, 0}, Numbers{5, 1000, 3},
+                                   Numbers{UINT64_MAX}, Numbers{36, 37, 1295, 1296}}) {
+        for (const int min_length : {0, 1, 6, 12, 40}) {
+            const std::u32string id = *utf8::decode(hashids.encode(numbers, min_length));
+            for (std::size_t at = 0; at < id.size(); ++at) {
+                for (const std::string& symbol : symbols) {
+                    std::string changed = utf8::encode(id.substr(0, at)) + symbol + utf8::encode(id.substr(at + 1));
+                    Numbers got;
+                    const bool ok = hashids.decode(changed, min_length, got);
+                    ++checked;
+                    if (!ok) continue;
+                    ++accepted;
+                    ASSERT_EQ(hashids.encode(got, min_length), changed) << "accepted a changed ID";
+                }
+            }
+        }
+    }
+    EXPECT_GT(checked, 10000u);
+    EXPECT_GT(accepted, 0u);  // the unchanged IDs at least
 }
 
 TEST(Hashids, HexEncoding) {
