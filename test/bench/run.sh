@@ -138,9 +138,11 @@ BEGIN
     IF tables > buffers THEN
         RAISE EXCEPTION 'the benchmark tables (% MB) do not fit in temp_buffers (% MB)', tables >> 20, buffers >> 20;
     END IF;
-    RAISE NOTICE 'benchmark tables: % MB, held in temp_buffers of % MB', tables >> 20, buffers >> 20;
 END
 \$fits\$;
+SELECT sum(pg_total_relation_size(c.oid)) >> 20 AS tables_mb FROM pg_class c
+WHERE c.relpersistence = 't' AND c.relkind = 'r' AND c.relname <> 'bench' \gset
+\echo benchmark tables: :tables_mb MB, held in temp_buffers of $TEMP_BUFFERS
 
 -- each source read once, so every round finds its table in the buffers
 DO \$warm\$
