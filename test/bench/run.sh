@@ -140,7 +140,7 @@ BEGIN
     END IF;
 END
 \$fits\$;
-SELECT sum(pg_total_relation_size(c.oid)) >> 20 AS tables_mb FROM pg_class c
+SELECT sum(pg_total_relation_size(c.oid))::bigint >> 20 AS tables_mb FROM pg_class c
 WHERE c.relpersistence = 't' AND c.relkind = 'r' AND c.relname <> 'bench' \gset
 \echo benchmark tables: :tables_mb MB, held in temp_buffers of $TEMP_BUFFERS
 

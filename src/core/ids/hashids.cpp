@@ -141,6 +141,16 @@ void Hashids::check_min_length(int min_length) {
                                                       std::to_string(min_length) + ")");
 }
 
+namespace {
+
+// Number i's part of the hash that picks the lottery character. The first divides by a constant, which the
+// compiler turns into a multiplication: most IDs hold one number.
+std::uint64_t lottery_term(std::uint64_t number, std::size_t i) noexcept {
+    return i == 0 ? number % 100 : number % (i + 100);
+}
+
+}  // namespace
+
 // The separator after number i: chosen by the number and its leading digit.
 std::size_t Hashids::separator_index(std::uint64_t number, char32_t leading, std::size_t i) const noexcept {
     return separator_count_.remainder(number % (std::uint64_t{leading} + i));
@@ -150,10 +160,10 @@ std::size_t Hashids::separator_index(std::uint64_t number, char32_t leading, std
 // every character put would reload its output.
 [[gnu::always_inline]] inline Hashids::Written Hashids::write_numbers(std::span<const std::uint64_t> numbers,
                                                                      TextOut& core, StopToken stop) const {
-    std::uint64_t value_hash = numbers[0] % 100;
-    for (std::size_t i = 1; i < numbers.size(); ++i) {
+    std::uint64_t value_hash = 0;
+    for (std::size_t i = 0; i < numbers.size(); ++i) {
         stop.poll_at(i);
-        value_hash += numbers[i] % (i + 100);
+        value_hash += lottery_term(numbers[i], i);
     }
     const std::size_t lottery = base_.remainder(value_hash);
     core.put(alphabet_[lottery]);
@@ -307,7 +317,7 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, st
         if (symbol >= first_separator) {  // a separator ends a number
             const std::size_t i = numbers.size();
             if (digit_count == 0 || symbol - first_separator != separator_index(value, leading, i)) return false;
-            value_hash += value % (i + 100);
+            value_hash += lottery_term(value, i);
             numbers.push_back(value);
             value = 0;
             digit_count = 0;
@@ -324,7 +334,7 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, st
         ++digit_count;
     }
     if (digit_count == 0) return false;
-    value_hash += value % (numbers.size() + 100);
+    value_hash += lottery_term(value, numbers.size());
     numbers.push_back(value);
     if (base_.remainder(value_hash) != lottery) return false;
     written = {value_hash, lottery, first_digit, length, step};
