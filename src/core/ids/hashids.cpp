@@ -156,6 +156,14 @@ std::size_t Hashids::separator_index(std::uint64_t number, char32_t leading, std
     return separator_count_.remainder(number % (std::uint64_t{leading} + i));
 }
 
+template <class Walk>
+Hashids::Written Hashids::written_by(std::uint64_t value_hash, std::size_t lottery, char32_t first_digit,
+                                     std::size_t length, Walk& steps) {
+    Written written{value_hash, lottery, first_digit, length, &steps.current()};
+    if ((written.own_last = steps.release_unkept())) written.kept_last = nullptr;
+    return written;
+}
+
 // The numbers part of an ID (lottery character, digits, separators) to `core`. Inlined into encode: through a call,
 // every character put would reload its output.
 [[gnu::always_inline]] inline Hashids::Written Hashids::write_numbers(std::span<const std::uint64_t> numbers,
@@ -192,7 +200,7 @@ std::size_t Hashids::separator_index(std::uint64_t number, char32_t leading, std
         }
         check_size(core.size());
     }
-    return {value_hash, lottery, first_digit, length, &steps.current()};
+    return written_by(value_hash, lottery, first_digit, length, steps);
 }
 
 // The padding of an ID up to min_length: what comes before the numbers (padding, guard) to `head`, what comes after
@@ -210,7 +218,7 @@ template <class Head, class Tail>
     if (suffix) ++total;
 
     std::vector<std::u32string> rounds;
-    const std::u32string* const first = &padding_of(*written.last_step);
+    const std::u32string* const first = &padding_of(written.last_step());
     const std::u32string* last = first;
     std::size_t round_count = 0;
     for (; total < wanted; ++round_count, total += alphabet_.size()) {
@@ -337,7 +345,7 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, st
     value_hash += lottery_term(value, numbers.size());
     numbers.push_back(value);
     if (base_.remainder(value_hash) != lottery) return false;
-    written = {value_hash, lottery, first_digit, length, step};
+    written = written_by(value_hash, lottery, first_digit, length, steps);
     return true;
 }
 

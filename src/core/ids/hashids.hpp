@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -79,8 +80,15 @@ private:
         std::size_t lottery;    // index in alphabet_
         char32_t first_digit;   // the leading digit of the first number
         std::size_t length;     // code points of the numbers part
-        const Step* last_step;  // the alphabet of the last number
+        const Step* kept_last;  // the alphabet of the last number, kept by the memo ...
+        std::optional<Step> own_last = std::nullopt;  // ... or, when the memo did not keep it, moved out of the walk
+
+        const Step& last_step() const { return kept_last != nullptr ? *kept_last : *own_last; }
     };
+    // The Written of a walk that has ended at its last number.
+    template <class Walk>
+    static Written written_by(std::uint64_t value_hash, std::size_t lottery, char32_t first_digit, std::size_t length,
+                              Walk& steps);
 
     // Walks the alphabets of successive numbers for one lottery character.
     auto walk(std::size_t lottery) const;

@@ -47,6 +47,14 @@ public:
 
         const Step& current() const { return *current_; }
 
+        // The current step when it is not kept in the memo (a step built beyond the budget lives in the walk and
+        // would die with it), moved out for a caller that needs it after the walk; nothing when the memo keeps it.
+        std::optional<Step> release_unkept() {
+            if (!scratch_ || current_ != &*scratch_) return std::nullopt;
+            current_ = nullptr;
+            return std::move(scratch_);
+        }
+
     private:
         [[gnu::noinline]] const Step& build_next() {
             Step step = make_(current_);

@@ -88,6 +88,16 @@ TEST(Hashids, RejectsTamperedTruncatedAndOverflowingIds) {
     EXPECT_EQ(decoded(hashids, huge.substr(0, 1) + huge.substr(1) + huge.substr(1)), Numbers{});
 }
 
+// Found by the sanitized server: with more numbers than the memo of alphabets keeps, the last alphabet lives in the
+// walk, and the padding written after the numbers must not outlive it (encode and decode alike).
+TEST(Hashids, PadsAfterMoreNumbersThanTheMemoKeeps) {
+    const Hashids hashids("this is my salt", Hashids::default_alphabet);
+    const Numbers numbers(5000, 123456789);
+    const std::string id = hashids.encode(numbers, 100000);
+    EXPECT_EQ(id.size(), 100000u);
+    EXPECT_EQ(decoded(hashids, id, 100000), numbers);
+}
+
 // Decoding accepts exactly what encoding writes: every one-character change of many IDs (to any alphabet,
 // separator or guard character, a Unicode one included) decodes only when encoding its numbers gives it back.
 TEST(Hashids, AcceptsAChangedIdOnlyWhenEncodeWritesIt) {
