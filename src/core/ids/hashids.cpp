@@ -1,11 +1,11 @@
 #include <algorithm>
 
-#include "core/ids/digits.hpp"
 #include "core/common/error.hpp"
+#include "core/common/utf8.hpp"
+#include "core/ids/digits.hpp"
 #include "core/ids/hashids.hpp"
 #include "core/ids/id_out.hpp"
 #include "core/ids/keyed_shuffle.hpp"
-#include "core/common/utf8.hpp"
 
 namespace idcodec {
 
@@ -134,11 +134,10 @@ Hashids::~Hashids() = default;
 Hashids::Hashids(Hashids&&) noexcept = default;
 Hashids& Hashids::operator=(Hashids&&) noexcept = default;
 
-void Hashids::check_min_length(int min_length) {
-    if (min_length < 0 || min_length > max_min_length)
-        throw Error(ErrorKind::invalid_parameter, "hashids min_length must be between 0 and " +
-                                                      std::to_string(max_min_length) + " (got " +
-                                                      std::to_string(min_length) + ")");
+void Hashids::reject_min_length(int min_length) {
+    throw Error(ErrorKind::invalid_parameter, "hashids min_length must be between 0 and " +
+                                                  std::to_string(max_min_length) + " (got " +
+                                                  std::to_string(min_length) + ")");
 }
 
 namespace {
@@ -157,17 +156,19 @@ std::size_t Hashids::separator_index(std::uint64_t number, char32_t leading, std
 }
 
 template <class Walk>
-Hashids::Written Hashids::written_by(std::uint64_t value_hash, std::size_t lottery, char32_t first_digit,
-                                     std::size_t length, Walk& steps) {
-    Written written{value_hash, lottery, first_digit, length, &steps.current()};
-    if ((written.own_last = steps.release_unkept())) written.kept_last = nullptr;
-    return written;
+void Hashids::finish(Written& written, std::uint64_t value_hash, std::size_t lottery, char32_t first_digit,
+                     std::size_t length, Walk& steps) {
+    written.value_hash = value_hash;
+    written.lottery = lottery;
+    written.first_digit = first_digit;
+    written.length = length;
+    written.kept_last = steps.release_unkept(written.own_last) ? nullptr : &steps.current();
 }
 
 // The numbers part of an ID (lottery character, digits, separators) to `core`. Inlined into encode: through a call,
 // every character put would reload its output.
-[[gnu::always_inline]] inline Hashids::Written Hashids::write_numbers(std::span<const std::uint64_t> numbers,
-                                                                     TextOut& core, StopToken stop) const {
+[[gnu::always_inline]] inline void Hashids::write_numbers(std::span<const std::uint64_t> numbers, TextOut& core,
+                                                          Written& written, StopToken stop) const {
     std::uint64_t value_hash = 0;
     for (std::size_t i = 0; i < numbers.size(); ++i) {
         stop.poll_at(i);
@@ -200,7 +201,7 @@ Hashids::Written Hashids::written_by(std::uint64_t value_hash, std::size_t lotte
         }
         check_size(core.size());
     }
-    return written_by(value_hash, lottery, first_digit, length, steps);
+    finish(written, value_hash, lottery, first_digit, length, steps);
 }
 
 // The padding of an ID up to min_length: what comes before the numbers (padding, guard) to `head`, what comes after
@@ -252,7 +253,9 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
     if (numbers.empty()) return;
     std::string before;  // padding and guard, put in front once the rest is written
     TextOut head(before), rest(id);
-    write_padding(write_numbers(numbers, rest, stop), min_length, head, rest);
+    Written written;
+    write_numbers(numbers, rest, written, stop);
+    write_padding(written, min_length, head, rest);
     if (!before.empty()) id.insert(0, before);
 }
 
@@ -280,31 +283,24 @@ bool Hashids::decode(std::string_view id, int min_length, std::vector<std::uint6
 
 bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, std::size_t& begin, std::size_t& end,
                     Written& written, StopToken stop) const {
-    // The numbers sit between the guards: after the first and before the second, if there are any.
+    // The numbers follow the first guard, if there is one, and end at the second. Only the padding before the first
+    // guard is read twice; the text after the second is left to the padding check, which accepts only what encode
+    // writes there (alphabet characters), so a third guard is refused too.
     const auto first_separator = static_cast<std::uint32_t>(alphabet_.size());
     const auto first_guard = first_separator + static_cast<std::uint32_t>(separators_.size());
     begin = 0;
-    end = id.size();
-    int guard_count = 0;
     for (std::size_t pos = 0, item = 0; pos < id.size(); ++item) {
         stop.poll_at(item);
-        const std::size_t start = pos;
         const std::uint32_t symbol = symbols_.find(utf8::next(id, pos));
         if (symbol == CodePointIndex::npos) return false;
-        if (symbol < first_guard) continue;
-        if (++guard_count == 1) {
+        if (symbol >= first_guard) {
             begin = pos;
-        } else if (guard_count == 2) {
-            end = start;
-        } else {
-            return false;
+            break;
         }
     }
-    const std::string_view core = id.substr(begin, end - begin);
-    if (core.empty()) return false;
-
-    std::size_t pos = 0;
-    const std::uint32_t lottery = symbols_.find(utf8::next(core, pos));
+    std::size_t pos = begin;
+    if (pos == id.size()) return false;
+    const std::uint32_t lottery = symbols_.find(utf8::next(id, pos));
     if (lottery >= first_separator) return false;
 
     // Only the numbers part encode writes: no number with a leading zero digit, after each number the separator it
@@ -318,10 +314,17 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, st
     std::size_t length = 1;  // code points
     char32_t leading = 0;    // the current number's first digit
     char32_t first_digit = 0;
-    for (std::size_t item = 0; pos < core.size(); ++item, ++length) {
+    end = id.size();
+    for (std::size_t item = 0; pos < id.size(); ++item, ++length) {
         stop.poll_at(item);
-        const char32_t cp = utf8::next(core, pos);
+        const std::size_t start = pos;
+        const char32_t cp = utf8::next(id, pos);
         const std::uint32_t symbol = symbols_.find(cp);
+        if (symbol == CodePointIndex::npos) return false;
+        if (symbol >= first_guard) {  // the second guard ends the numbers
+            end = start;
+            break;
+        }
         if (symbol >= first_separator) {  // a separator ends a number
             const std::size_t i = numbers.size();
             if (digit_count == 0 || symbol - first_separator != separator_index(value, leading, i)) return false;
@@ -345,7 +348,7 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, st
     value_hash += lottery_term(value, numbers.size());
     numbers.push_back(value);
     if (base_.remainder(value_hash) != lottery) return false;
-    written = written_by(value_hash, lottery, first_digit, length, steps);
+    finish(written, value_hash, lottery, first_digit, length, steps);
     return true;
 }
 

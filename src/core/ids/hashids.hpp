@@ -11,12 +11,12 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/footprint.hpp"
+#include "core/common/stop_token.hpp"
 #include "core/ids/code_point_index.hpp"
 #include "core/ids/divisor.hpp"
 #include "core/ids/id_out.hpp"
-#include "core/common/footprint.hpp"
 #include "core/ids/step_memo.hpp"
-#include "core/common/stop_token.hpp"
 
 namespace idcodec {
 
@@ -49,8 +49,11 @@ public:
     // hashids.js decodeHex: each decoded number in lowercase hex without its first digit, concatenated.
     bool decode_hex(std::string_view id, int min_length, std::string& hex, StopToken stop = {}) const;
 
-    // Throws Error(invalid_parameter) for min_length outside 0..max_min_length.
-    static void check_min_length(int min_length);
+    // Throws Error(invalid_parameter) for min_length outside 0..max_min_length. Inline: every call makes it.
+    static void check_min_length(int min_length) {
+        if (min_length < 0 || min_length > max_min_length) [[unlikely]]
+            reject_min_length(min_length);
+    }
 
     // Memory held, including the most the step memo may grow to.
     std::size_t footprint() const noexcept;
@@ -77,19 +80,20 @@ private:
     // What the padding of an ID depends on, once its numbers are written or read.
     struct Written {
         std::uint64_t value_hash;
-        std::size_t lottery;    // index in alphabet_
-        char32_t first_digit;   // the leading digit of the first number
-        std::size_t length;     // code points of the numbers part
-        const Step* kept_last;  // the alphabet of the last number, kept by the memo ...
+        std::size_t lottery;                          // index in alphabet_
+        char32_t first_digit;                         // the leading digit of the first number
+        std::size_t length;                           // code points of the numbers part
+        const Step* kept_last;                        // the alphabet of the last number, kept by the memo ...
         std::optional<Step> own_last = std::nullopt;  // ... or, when the memo did not keep it, moved out of the walk
 
         const Step& last_step() const { return kept_last != nullptr ? *kept_last : *own_last; }
     };
-    // The Written of a walk that has ended at its last number.
+    // Fills `written` for a walk that has ended at its last number.
     template <class Walk>
-    static Written written_by(std::uint64_t value_hash, std::size_t lottery, char32_t first_digit, std::size_t length,
-                              Walk& steps);
+    static void finish(Written& written, std::uint64_t value_hash, std::size_t lottery, char32_t first_digit,
+                       std::size_t length, Walk& steps);
 
+    [[noreturn]] static void reject_min_length(int min_length);
     // Walks the alphabets of successive numbers for one lottery character.
     auto walk(std::size_t lottery) const;
     static const std::u32string& padding_of(const Step& step);
@@ -99,7 +103,7 @@ private:
     bool parse(std::string_view id, std::vector<std::uint64_t>& numbers, std::size_t& begin, std::size_t& end,
                Written& written, StopToken stop) const;
     // The parts of an ID (see hashids.cpp): encode writes both; decode parses the first and checks the second.
-    Written write_numbers(std::span<const std::uint64_t> numbers, TextOut& core, StopToken stop) const;
+    void write_numbers(std::span<const std::uint64_t> numbers, TextOut& core, Written& written, StopToken stop) const;
     template <class Head, class Tail>
     void write_padding(const Written& written, int min_length, Head& head, Tail& tail) const;
 

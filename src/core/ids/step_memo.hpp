@@ -47,12 +47,14 @@ public:
 
         const Step& current() const { return *current_; }
 
-        // The current step when it is not kept in the memo (a step built beyond the budget lives in the walk and
-        // would die with it), moved out for a caller that needs it after the walk; nothing when the memo keeps it.
-        std::optional<Step> release_unkept() {
-            if (!scratch_ || current_ != &*scratch_) return std::nullopt;
+        // Moves the current step into `out` when the memo does not keep it (a step built beyond the budget lives in
+        // the walk and would die with it), for a caller that needs it after the walk; false when the memo keeps it.
+        bool release_unkept(std::optional<Step>& out) {
+            if (!scratch_ || current_ != &*scratch_) [[likely]]
+                return false;
             current_ = nullptr;
-            return std::move(scratch_);
+            out = std::move(scratch_);
+            return true;
         }
 
     private:
