@@ -80,7 +80,7 @@ check-boundary:
 	@PG_CONFIG=$(PG_CONFIG) CXX=$(CXX) bash test/boundary/check.sh
 
 # The C++ style of .clang-format, over src/ and test/ (`make format` applies it).
-FORMAT_FILES = $(wildcard src/*/*.cpp src/*/*.hpp test/unit/*/*.cpp test/unit/*/*.hpp test/fuzz/*.cpp test/fuzz/*.hpp \
+FORMAT_FILES = $(wildcard src/*/*.cpp src/*/*.hpp src/core/*/*.cpp src/core/*/*.hpp test/unit/*/*.cpp test/unit/*/*.hpp test/fuzz/*.cpp test/fuzz/*.hpp \
 	test/bench/*.cpp test/bench/peers/*.cpp test/chaos/*.cpp test/boundary/*.cpp test/*.cpp)
 check-format:
 	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format: $(words $(FORMAT_FILES)) files as .clang-format says"

@@ -2,8 +2,8 @@
 # The boundary between the core and the shim, checked at build level (`make check-boundary`):
 #  1. a core header included after a PostgreSQL header fails to compile, and so does a PostgreSQL header in code
 #     compiled as core, while the permitted order compiles;
-#  2. no core file includes a shim or PostgreSQL header, and a family's files include only their own folder and
-#     common/ (no family reaches into another's);
+#  2. no core file includes a shim or PostgreSQL header, and a family's files (and its unit tests) include only
+#     their own folder and common/ (no family reaches into another's);
 #  3. every C function the install scripts name is defined through IDCODEC_SQL_FUNCTION, and no entry point is
 #     written any other way.
 # Prints one line per failure; exits 1 if there was any.
@@ -28,10 +28,16 @@ grep -q "src/core is plain C++ and must not include PostgreSQL headers" <<<"$out
 
 grep -nE '#\s*include\s*[<"](pg/|postgres|fmgr|utils/|catalog/|access/)' src/core/*/* &&
     fail "a core file includes a shim or PostgreSQL header (above)"
+# Project headers are named by their path from src/ (or test/), so the rule below sees every one.
+relative=$(grep -nE '#\s*include\s*"' src/core/*/* test/unit/*/* | grep -vE '#\s*include\s*"(core|unit)/' || true)
+[ -z "$relative" ] || { fail "an include not named by its path from src/ or test/:"; echo "$relative"; }
 for folder in src/core/*/; do
     family=$(basename "$folder")
-    sideways=$(grep -nE '#\s*include\s*"core/' "$folder"* | grep -vE "\"core/(common|$family)/" || true)
-    [ -z "$sideways" ] || { fail "src/core/$family includes another family's files:"; echo "$sideways"; }
+    for dir in "$folder" "test/unit/$family/"; do
+        [ -d "$dir" ] || continue
+        sideways=$(grep -nE '#\s*include\s*"(core|unit)/' "$dir"* | grep -vE "\"(core|unit)/(common|$family)/" || true)
+        [ -z "$sideways" ] || { fail "${dir%/} includes another family's files:"; echo "$sideways"; }
+    done
 done
 
 symbols=$(grep -ho "'MODULE_PATHNAME', *'[a-z_0-9]*'" idcodec--*.sql idcodec_pg_hashids--*.sql |

@@ -1,10 +1,7 @@
 -- The chaos driver's workload: a short-URL service with hit counting, rows with generated public IDs, and a
 -- deduplicating file store. Every change an operation makes is one statement, so it commits whole or not at all.
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS idcodec;
-DROP SCHEMA IF EXISTS chaos CASCADE;
-CREATE SCHEMA chaos;
-SET search_path = chaos, public;
+\set schema chaos
+\ir ../../examples/fresh_schema.sql
 
 CREATE TABLE url_code (code text PRIMARY KEY, url text NOT NULL UNIQUE, attempt int NOT NULL,
                        hits bigint NOT NULL DEFAULT 0);

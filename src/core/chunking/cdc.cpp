@@ -4,10 +4,10 @@
 
 #include "core/chunking/buzhash.hpp"
 #include "core/chunking/cdc.hpp"
-#include "core/common/error.hpp"
 #include "core/chunking/fastcdc.hpp"
 #include "core/chunking/moving_sum.hpp"
 #include "core/chunking/rabin.hpp"
+#include "core/common/error.hpp"
 #include "core/common/rabin_karp.hpp"
 #include "core/common/utf8.hpp"
 

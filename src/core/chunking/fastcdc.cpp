@@ -2,9 +2,9 @@
 #include <cmath>
 #include <string>
 
-#include "core/common/error.hpp"
 #include "core/chunking/fastcdc.hpp"
 #include "core/chunking/lane_scan.hpp"
+#include "core/common/error.hpp"
 
 namespace idcodec::cdc {
 

@@ -2,9 +2,9 @@
 #include <bit>
 #include <string>
 
-#include "core/common/error.hpp"
 #include "core/chunking/lane_scan.hpp"
 #include "core/chunking/rabin.hpp"
+#include "core/common/error.hpp"
 
 namespace idcodec::cdc {
 

@@ -1,8 +1,8 @@
 #include <algorithm>
 
-#include "core/ids/alphabet.hpp"
 #include "core/common/error.hpp"
 #include "core/common/utf8.hpp"
+#include "core/ids/alphabet.hpp"
 
 namespace idcodec {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <string_view>
 
-#include "core/ids/code_point_index.hpp"
-#include "core/ids/divisor.hpp"
 #include "core/common/footprint.hpp"
 #include "core/common/utf8.hpp"
+#include "core/ids/code_point_index.hpp"
+#include "core/ids/divisor.hpp"
 
 namespace idcodec {
 

@@ -2,8 +2,8 @@
 #include <queue>
 
 #include "core/common/ascii.hpp"
-#include "core/ids/blocklist.hpp"
 #include "core/common/error.hpp"
+#include "core/ids/blocklist.hpp"
 
 namespace idcodec {
 

@@ -2,9 +2,9 @@
 #include <array>
 #include <cstring>
 
+#include "core/common/error.hpp"
 #include "core/ids/compact.hpp"
 #include "core/ids/digits.hpp"
-#include "core/common/error.hpp"
 #include "core/ids/md5.hpp"
 
 namespace idcodec::compact {

@@ -283,9 +283,10 @@ bool Hashids::decode(std::string_view id, int min_length, std::vector<std::uint6
 
 bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, std::size_t& begin, std::size_t& end,
                     Written& written, StopToken stop) const {
-    // The numbers follow the first guard, if there is one, and end at the second. Only the padding before the first
-    // guard is read twice; the text after the second is left to the padding check, which accepts only what encode
-    // writes there (alphabet characters), so a third guard is refused too.
+    // The numbers follow the first guard, if there is one, and end at the second: the first loop reads up to the
+    // first guard (the whole ID when it has none, as an unpadded ID), the second from there to the second guard. The
+    // text after that is left to the padding check, which accepts only what encode writes there (alphabet
+    // characters), so a third guard is refused too.
     const auto first_separator = static_cast<std::uint32_t>(alphabet_.size());
     const auto first_guard = first_separator + static_cast<std::uint32_t>(separators_.size());
     begin = 0;

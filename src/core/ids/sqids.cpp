@@ -2,11 +2,11 @@
 #include <utility>
 
 #include "core/common/ascii.hpp"
-#include "core/ids/digits.hpp"
 #include "core/common/error.hpp"
+#include "core/common/utf8.hpp"
+#include "core/ids/digits.hpp"
 #include "core/ids/id_out.hpp"
 #include "core/ids/sqids.hpp"
-#include "core/common/utf8.hpp"
 
 namespace idcodec {
 

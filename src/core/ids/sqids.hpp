@@ -11,11 +11,11 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/footprint.hpp"
+#include "core/common/stop_token.hpp"
 #include "core/ids/blocklist.hpp"
 #include "core/ids/divisor.hpp"
-#include "core/common/footprint.hpp"
 #include "core/ids/step_memo.hpp"
-#include "core/common/stop_token.hpp"
 
 namespace idcodec {
 
