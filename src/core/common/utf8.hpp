@@ -28,6 +28,8 @@ inline char32_t next(std::string_view text, std::size_t& pos) noexcept {
 std::optional<std::u32string> decode(std::string_view text);
 
 void append_multibyte(std::string& out, char32_t code_point);
+// Writes a code point of 0x80 or more (at most 4 bytes) to `out`; returns the bytes written.
+std::size_t write_multibyte(char* out, char32_t code_point) noexcept;
 
 inline void append(std::string& out, char32_t code_point) {
     if (code_point < 0x80) {

@@ -71,10 +71,7 @@ auto Hashids::walk(std::size_t lottery) const {
     });
 }
 
-const std::u32string& Hashids::padding_of(const Step& step) {
-    if (step.padding.empty()) step.padding = keyed_shuffled(step.alphabet, step.alphabet);
-    return step.padding;
-}
+void Hashids::make_padding(const Step& step) { step.padding = keyed_shuffled(step.alphabet, step.alphabet); }
 
 Hashids::Hashids(std::string_view salt_text, std::string_view alphabet_text, StopToken stop) {
     const std::u32string unique = decode_setting(alphabet_text, "alphabet", SIZE_MAX, true, stop);
@@ -256,7 +253,7 @@ void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std
     Written written;
     write_numbers(numbers, rest, written, stop);
     write_padding(written, min_length, head, rest);
-    if (!before.empty()) id.insert(0, before);
+    rest.flush_after(head);
 }
 
 std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_length) const {

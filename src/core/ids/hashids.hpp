@@ -96,7 +96,12 @@ private:
     [[noreturn]] static void reject_min_length(int min_length);
     // Walks the alphabets of successive numbers for one lottery character.
     auto walk(std::size_t lottery) const;
-    static const std::u32string& padding_of(const Step& step);
+    static const std::u32string& padding_of(const Step& step) {
+        if (step.padding.empty()) [[unlikely]]
+            make_padding(step);
+        return step.padding;
+    }
+    static void make_padding(const Step& step);
     std::size_t separator_index(std::uint64_t number, char32_t leading, std::size_t i) const noexcept;
     // Reads the numbers out of an ID, accepting only a numbers part that encode would write; [begin, end) is that
     // part (between the guards, or all of it without guards).

@@ -1,6 +1,6 @@
-// Where an encoder puts the characters of an ID. TextOut appends them to a string as UTF-8; MatchOut checks them,
-// one by one, against an ID that was read, so a decoder can confirm an ID is the one encode would give without
-// building a second one.
+// Where an encoder puts the characters of an ID. TextOut appends them to a string as UTF-8 (in runs: the string has
+// them all after flush()); MatchOut checks them, one by one, against an ID that was read, so a decoder can confirm an
+// ID is the one encode would give without building a second one.
 #pragma once
 #include "core/common/no_postgres.hpp"
 
@@ -18,11 +18,45 @@ class TextOut {
 public:
     static constexpr bool builds_text = true;
     explicit TextOut(std::string& text) noexcept : text_(text) {}
-    void put(char32_t code_point) { utf8::append(text_, code_point); }
-    std::size_t size() const noexcept { return text_.size(); }  // bytes
+    TextOut(const TextOut&) = delete;
+    TextOut& operator=(const TextOut&) = delete;
+
+    void put(char32_t code_point) {
+        if (pending_ > sizeof buffer_ - 4) flush();
+        if (code_point < 0x80) {
+            buffer_[pending_++] = static_cast<char>(code_point);
+        } else {
+            pending_ += utf8::write_multibyte(buffer_ + pending_, code_point);
+        }
+    }
+    std::size_t size() const noexcept { return text_.size() + pending_; }  // bytes
+
+    // Appends what is gathered to the string. Characters are gathered in runs because a string's own push_back
+    // reloads its length after every character (a char store may alias anything): that reload was the longest
+    // chain of a short ID's encoding.
+    void flush() {
+        text_.append(buffer_, pending_);
+        pending_ = 0;
+    }
+    // Flushes this output and `front`, whose text goes before this one's, into this one's string (which `front`
+    // must not share): short texts are joined without moving what the string holds.
+    void flush_after(TextOut& front) {
+        if (front.text_.empty() && text_.empty()) {
+            text_.reserve(front.pending_ + pending_);
+            text_.append(front.buffer_, front.pending_);
+            front.pending_ = 0;
+            flush();
+            return;
+        }
+        front.flush();
+        flush();
+        text_.insert(0, front.text_);
+    }
 
 private:
     std::string& text_;
+    std::size_t pending_ = 0;
+    char buffer_[64];
 };
 
 class MatchOut {

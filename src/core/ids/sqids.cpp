@@ -153,6 +153,7 @@ bool Sqids::encode_with_increment(std::span<const std::uint64_t> numbers, std::s
     id.clear();
     TextOut out(id);
     write(numbers, offset_of(numbers, increment, stop), out, stop);
+    out.flush();
     return !blocklist_.blocks(id);
 }
 
