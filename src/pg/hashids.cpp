@@ -78,8 +78,10 @@ bool decode_argument(FunctionCallInfo fcinfo, const HashidsCall& call, MinLength
 }
 
 // The first number of the hashid argument; nothing when it is not a hashid of these settings or, with
-// `only_number`, when it holds more than one.
-std::optional<std::uint64_t> first_number(FunctionCallInfo fcinfo, MinLength rule, bool only_number) {
+// `only_number`, when it holds more than one. Inlined: through a call, the optional came back through memory with
+// its flag written as a byte and read back as a word, a stall on every row.
+[[gnu::always_inline]] inline std::optional<std::uint64_t> first_number(FunctionCallInfo fcinfo, MinLength rule,
+                                                                        bool only_number) {
     const HashidsCall call = hashids_call(fcinfo, 1);
     const std::vector<std::uint64_t>& numbers = call.site.numbers;
     if (!decode_argument(fcinfo, call, rule) || numbers.empty() || (only_number && numbers.size() != 1))

@@ -16,11 +16,6 @@ const char* function_name(FunctionCallInfo fcinfo) {
     return name != nullptr ? name : "idcodec";
 }
 
-bool database_is_utf8_compatible() {
-    const int encoding = GetDatabaseEncoding();
-    return encoding == PG_UTF8 || encoding == PG_SQL_ASCII;
-}
-
 }  // namespace
 
 std::string_view utf8_of(const text* value) {
@@ -30,9 +25,8 @@ std::string_view utf8_of(const text* value) {
     return converted == bytes.data() ? bytes : std::string_view(converted, std::strlen(converted));
 }
 
-std::optional<std::string_view> id_as_utf8(const text* value) {
+std::optional<std::string_view> id_converted_to_utf8(const text* value) {
     const std::string_view bytes = raw_bytes(value);
-    if (database_is_utf8_compatible()) return bytes;
     const int encoding = GetDatabaseEncoding();
     const Oid conversion = FindDefaultConversionProc(encoding, PG_UTF8);
     const std::size_t capacity = bytes.size() * MAX_CONVERSION_GROWTH + 1;
@@ -134,11 +128,6 @@ std::span<const std::uint64_t> non_negative_bigints(FunctionCallInfo fcinfo, int
     }
     // Non-negative int64 values have the same bits as uint64 ones.
     return {reinterpret_cast<const std::uint64_t*>(values), static_cast<std::size_t>(count)};
-}
-
-Datum bigint_or_null(FunctionCallInfo fcinfo, std::optional<std::uint64_t> number) {
-    if (!number || *number > static_cast<std::uint64_t>(PG_INT64_MAX)) PG_RETURN_NULL();
-    PG_RETURN_INT64(static_cast<int64>(*number));
 }
 
 ArrayType* bigint_array(std::span<const std::uint64_t> numbers) {

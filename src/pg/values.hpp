@@ -22,9 +22,21 @@ inline std::span<const std::uint8_t> bytes_of(const struct varlena* value) {
 // The text as UTF-8: the bytes themselves in UTF-8 (and SQL_ASCII) databases, else a converted copy.
 std::string_view utf8_of(const text* value);
 
+// Whether text in the database's encoding is UTF-8 as it is (UTF-8 and SQL_ASCII databases).
+inline bool database_is_utf8_compatible() {
+    const int encoding = GetDatabaseEncoding();
+    return encoding == PG_UTF8 || encoding == PG_SQL_ASCII;
+}
+
+// id_as_utf8 in a database of another encoding: a converted copy.
+std::optional<std::string_view> id_converted_to_utf8(const text* value);
+
 // An ID to decode, as UTF-8; nothing when it holds a character UTF-8 cannot represent (so it is no valid ID),
-// because decoding never raises for a bad ID.
-std::optional<std::string_view> id_as_utf8(const text* value);
+// because decoding never raises for a bad ID. Inline: decoders call it on every row.
+inline std::optional<std::string_view> id_as_utf8(const text* value) {
+    if (database_is_utf8_compatible()) return raw_bytes(value);
+    return id_converted_to_utf8(value);
+}
 
 // A text value from UTF-8, converted to the database encoding where that differs.
 text* text_from_utf8(std::string_view utf8);
@@ -60,7 +72,10 @@ std::uint64_t non_negative_bigint(FunctionCallInfo fcinfo, int argument);
 std::span<const std::uint64_t> non_negative_bigints(FunctionCallInfo fcinfo, int argument);
 
 // A decoded number as bigint: NULL when there is none or it does not fit in bigint.
-Datum bigint_or_null(FunctionCallInfo fcinfo, std::optional<std::uint64_t> number);
+inline Datum bigint_or_null(FunctionCallInfo fcinfo, std::optional<std::uint64_t> number) {
+    if (!number || *number > static_cast<std::uint64_t>(PG_INT64_MAX)) PG_RETURN_NULL();
+    PG_RETURN_INT64(static_cast<int64>(*number));
+}
 
 // A bigint[] of the numbers, or NULL if one of them does not fit in bigint.
 ArrayType* bigint_array(std::span<const std::uint64_t> numbers);
