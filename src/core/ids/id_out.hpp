@@ -38,6 +38,13 @@ public:
         text_.append(buffer_, pending_);
         pending_ = 0;
     }
+    // The text put so far: while it is short, the bytes gathered here, so reading it waits on no copy; else the
+    // string, flushed.
+    std::string_view text() {
+        if (text_.empty()) return {buffer_, pending_};
+        flush();
+        return text_;
+    }
     // Flushes this output and `front`, whose text goes before this one's, into this one's string (which `front`
     // must not share): short texts are joined without moving what the string holds.
     void flush_after(TextOut& front) {

@@ -113,8 +113,10 @@ std::size_t Sqids::offset_of(std::span<const std::uint64_t> numbers, std::size_t
     return length_.remainder(length_.remainder(sum) + increment);
 }
 
+// Inlined into its callers, so a TextOut's count of gathered bytes can stay in a register.
 template <class Out>
-void Sqids::write(std::span<const std::uint64_t> numbers, std::size_t offset, Out& out, StopToken stop) const {
+[[gnu::always_inline]] inline void Sqids::write(std::span<const std::uint64_t> numbers, std::size_t offset, Out& out,
+                                                StopToken stop) const {
     out.put(static_cast<unsigned char>(alphabet_[offset]));
     auto steps = walk(offset);
     const Step* step = &steps.next();
@@ -153,8 +155,9 @@ bool Sqids::encode_with_increment(std::span<const std::uint64_t> numbers, std::s
     id.clear();
     TextOut out(id);
     write(numbers, offset_of(numbers, increment, stop), out, stop);
+    const bool blocked = blocklist_.blocks(out.text());
     out.flush();
-    return !blocklist_.blocks(id);
+    return !blocked;
 }
 
 bool Sqids::is_canonical(std::span<const std::uint64_t> numbers, std::string_view id, bool plain,
