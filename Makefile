@@ -7,6 +7,8 @@ DATA = $(wildcard idcodec--*.sql) $(wildcard idcodec_pg_hashids--*.sql)
 
 # The core: a folder per family (ids, chunking, search) and common/ for what every family uses.
 CORE_SRCS = $(wildcard src/core/*/*.cpp)
+# AES for FF1 comes from OpenSSL's libcrypto (the library PostgreSQL itself links), never from code of our own.
+CORE_LIBS = -lcrypto
 CORE_HDRS = $(wildcard src/core/*/*.hpp)
 PG_SRCS = $(wildcard src/pg/*.cpp)
 OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
@@ -19,7 +21,7 @@ CXXSTD = -std=c++20
 PG_CPPFLAGS = -I$(srcdir)/src
 # -MMD: objects are rebuilt when a header they include changes (a stale object would disagree on class layouts).
 PG_CXXFLAGS = $(CXXSTD) -MMD -MP -fvisibility-inlines-hidden -fno-semantic-interposition -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
-SHLIB_LINK = -lstdc++ -Wl,-Bsymbolic-functions
+SHLIB_LINK = -lstdc++ $(CORE_LIBS) -Wl,-Bsymbolic-functions
 # SANITIZE_SERVER=1 builds idcodec.so with AddressSanitizer and UBSan, for a server started with the sanitizer
 # runtimes preloaded (test/asan_server.sh); build it in a copy of the sources, not over the normal objects.
 # That build alone also holds the run's positive control, deliberate faults it must catch (test/asan_control.cpp).
@@ -96,11 +98,11 @@ SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 
 $(BUILD)/unit_tests: $(UNIT_SRCS) $(CORE_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
 	@mkdir -p $(BUILD)
-	$(CXX) $(TEST_CXXFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lgtest -lgtest_main -pthread
+	$(CXX) $(TEST_CXXFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) $(CORE_LIBS) -lgtest -lgtest_main -pthread
 
 $(BUILD)/unit_tests_asan: $(UNIT_SRCS) $(CORE_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
 	@mkdir -p $(BUILD)
-	$(CXX) $(TEST_CXXFLAGS) $(SANITIZE) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lgtest -lgtest_main -pthread
+	$(CXX) $(TEST_CXXFLAGS) $(SANITIZE) -o $@ $(UNIT_SRCS) $(CORE_SRCS) $(CORE_LIBS) -lgtest -lgtest_main -pthread
 
 unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests
@@ -113,7 +115,7 @@ FUZZ_SECONDS ?= 20
 
 $(BUILD)/fuzz_%: test/fuzz/%.cpp $(CORE_SRCS) $(CORE_HDRS) $(wildcard test/fuzz/*.hpp)
 	@mkdir -p $(BUILD)
-	clang++ $(CXXSTD) -O1 -g -Isrc $(CORE_ONLY) -fsanitize=fuzzer,address,undefined -o $@ $< $(CORE_SRCS)
+	clang++ $(CXXSTD) -O1 -g -Isrc $(CORE_ONLY) -fsanitize=fuzzer,address,undefined -o $@ $< $(CORE_SRCS) $(CORE_LIBS)
 
 fuzz: $(FUZZ_TARGETS)
 	@for f in $(FUZZ_TARGETS); do echo "== $$f ($(FUZZ_SECONDS)s)"; \
@@ -142,11 +144,11 @@ BENCH_SRCS = $(wildcard test/bench/*.cpp)
 
 $(BUILD)/core_bench: $(BENCH_SRCS) $(CORE_SRCS) $(CORE_HDRS) test/unit/chunking/fastcdc_reference.hpp
 	@mkdir -p $(BUILD)
-	$(CXX) $(CXXSTD) -O3 -DNDEBUG -Isrc -Itest $(CORE_ONLY) -o $@ $(BENCH_SRCS) $(CORE_SRCS) -lbenchmark -lpthread
+	$(CXX) $(CXXSTD) -O3 -DNDEBUG -Isrc -Itest $(CORE_ONLY) -o $@ $(BENCH_SRCS) $(CORE_SRCS) $(CORE_LIBS) -lbenchmark -lpthread
 
 $(BUILD)/chunker_speed: test/bench/peers/chunker_speed.cpp $(CORE_SRCS) $(CORE_HDRS)
 	@mkdir -p $(BUILD)
-	$(CXX) $(CXXSTD) -O2 -DNDEBUG -Isrc $(CORE_ONLY) -o $@ $< $(CORE_SRCS)
+	$(CXX) $(CXXSTD) -O2 -DNDEBUG -Isrc $(CORE_ONLY) -o $@ $< $(CORE_SRCS) $(CORE_LIBS)
 
 # Core throughput (Google Benchmark), the chunkers beside restic's, borg's and fastcdc-rs's (when its source is
 # given: test/bench/peers/run.sh), then the SQL ratios in one session: on the server PGHOST names (with idcodec

@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
+#include "core/common/code_point_index.hpp"
 #include "core/common/footprint.hpp"
 #include "core/common/utf8.hpp"
-#include "core/ids/code_point_index.hpp"
 #include "core/ids/divisor.hpp"
 
 namespace idcodec {

@@ -1,12 +1,23 @@
-// What every family uses: UTF-8 and the bounded settings cache.
+// What every family uses: UTF-8, code point lookup and the bounded settings cache.
 #include <gtest/gtest.h>
 #include <string>
 
+#include "core/common/code_point_index.hpp"
 #include "core/common/config_cache.hpp"
 #include "core/common/utf8.hpp"
 
 namespace idcodec {
 namespace {
+
+TEST(CodePointIndex, AsciiAndBeyond) {
+    const CodePointIndex index(U"ab日😀a");
+    EXPECT_EQ(index.find(U'a'), 0u);  // the first occurrence wins
+    EXPECT_EQ(index.find(U'b'), 1u);
+    EXPECT_EQ(index.find(U'日'), 2u);
+    EXPECT_EQ(index.find(U'😀'), 3u);
+    EXPECT_EQ(index.find(U'c'), CodePointIndex::npos);
+    EXPECT_EQ(index.find(U'本'), CodePointIndex::npos);
+}
 
 TEST(Utf8, RoundTripAndRejection) {
     const std::string text = "aä日😀";

@@ -1,9 +1,8 @@
-// The identifier codecs' building blocks: division by multiplication and code point lookup.
+// The identifier codecs' building blocks: division by multiplication.
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <random>
 
-#include "core/ids/code_point_index.hpp"
 #include "core/ids/divisor.hpp"
 
 namespace idcodec {
@@ -22,16 +21,6 @@ TEST(Divisor, AgreesWithHardwareDivision) {
             ASSERT_EQ(remainder, n % d) << n << " % " << d;
         }
     }
-}
-
-TEST(CodePointIndex, AsciiAndBeyond) {
-    const CodePointIndex index(U"ab日😀a");
-    EXPECT_EQ(index.find(U'a'), 0u);  // the first occurrence wins
-    EXPECT_EQ(index.find(U'b'), 1u);
-    EXPECT_EQ(index.find(U'日'), 2u);
-    EXPECT_EQ(index.find(U'😀'), 3u);
-    EXPECT_EQ(index.find(U'c'), CodePointIndex::npos);
-    EXPECT_EQ(index.find(U'本'), CodePointIndex::npos);
 }
 
 }  // namespace
