@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size < 4) return 0;
     static constexpr std::size_t key_sizes[] = {16, 24, 32};
     const std::vector<std::uint8_t> key(key_sizes[data[0] % 3], data[1]);
-    const std::uint32_t radix = 2 + (std::uint32_t{data[2]} << 8 | data[3]) % 65535 + (data[0] & 0x80 ? 1 : 0);
+    const std::uint32_t radix = 2 + (std::uint32_t{data[2]} << 8 | data[3]) % 65535;  // 2 ... 65536
     std::string_view input(reinterpret_cast<const char*>(data + 4), size - 4);
     const std::string_view tweak_text = take_field(input);
     const std::vector<std::uint8_t> tweak(tweak_text.begin(), tweak_text.end());

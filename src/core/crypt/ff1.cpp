@@ -2,6 +2,7 @@
 #include <array>
 #include <new>
 #include <openssl/bn.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <string>
 #include <vector>
@@ -32,6 +33,12 @@ Bn new_bn() {
 // OpenSSL reports a failed big-number operation (only ever a failed allocation here) by returning 0.
 void check(int ok) {
     if (ok == 0) throw std::bad_alloc();
+}
+
+// A cipher OpenSSL would not set up or run (a configuration without AES, say): not the caller's fault, nor memory.
+[[noreturn]] void cipher_failed(const char* what) {
+    ERR_clear_error();
+    throw std::runtime_error(std::string("OpenSSL could not ") + what);
 }
 
 // radix^exponent
@@ -83,7 +90,7 @@ struct Ff1::Cipher {
         if (EVP_EncryptInit_ex(context, aes, nullptr, key.data(), nullptr) != 1 ||
             EVP_CIPHER_CTX_set_padding(context, 0) != 1) {
             EVP_CIPHER_CTX_free(context);
-            throw std::bad_alloc();
+            cipher_failed("set up AES");
         }
     }
     ~Cipher() { EVP_CIPHER_CTX_free(context); }  // clears the key schedule
@@ -96,7 +103,7 @@ struct Ff1::Cipher {
         int written = 0;
         if (EVP_EncryptUpdate(context, out.data(), &written, in.data(), static_cast<int>(in.size())) != 1 ||
             written != static_cast<int>(out.size()))
-            throw std::bad_alloc();
+            cipher_failed("encrypt an AES block");
         return out;
     }
 
@@ -191,7 +198,9 @@ void Ff1::run(std::span<const std::uint32_t> in, std::uint32_t radix, std::span<
         std::vector<std::uint32_t>& changed = encrypting ? a : bb;
         *round_byte = static_cast<std::uint8_t>(i);
         read_numerals(hashed, radix, number.get());
-        check(BN_bn2binpad(number.get(), numeral_bytes, static_cast<int>(b)));
+        // NUM_radix of either half is below radix^v, so it fits in b bytes: -1 would be an allocation failure
+        if (BN_bn2binpad(number.get(), numeral_bytes, static_cast<int>(b)) != static_cast<int>(b))
+            throw std::bad_alloc();
         const Block r = cipher_->mac(after_p, q);
         std::copy(r.begin(), r.end(), s.begin());
         for (std::size_t j = 1; j * 16 < d; ++j) {

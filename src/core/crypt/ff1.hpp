@@ -10,15 +10,16 @@
 
 namespace idcodec::crypt {
 
+// Not for use from two threads at once: encryption runs in the object's one OpenSSL cipher context.
 class Ff1 {
 public:
     static constexpr std::uint32_t min_radix = 2;
     static constexpr std::uint32_t max_radix = 65536;
     // NIST's smallest domain: radix^length must reach this.
     static constexpr std::uint64_t min_domain = 1'000'000;
-    // Longer numeral strings and tweaks are refused (the standard allows up to 2^32; these keep one call's work and
-    // memory small, far beyond any identifier).
-    static constexpr std::size_t max_length = 4096;
+    // Longer numeral strings and tweaks are refused (the standard allows up to 2^32): a call's work grows with the
+    // square of the length and cannot be interrupted, so these keep it to milliseconds, far beyond any identifier.
+    static constexpr std::size_t max_length = 1024;
     static constexpr std::size_t max_tweak_bytes = 4096;
 
     // An AES-128, -192 or -256 key (16, 24 or 32 bytes); throws Error(invalid_parameter) for another length. The

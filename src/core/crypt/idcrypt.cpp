@@ -7,6 +7,9 @@
 namespace idcodec::crypt {
 
 IdCipher::IdCipher(std::span<const std::uint8_t> key, std::string_view alphabet) : ff1_(key) {
+    // More bytes than 65536 characters can take is refused before it is decoded.
+    if (alphabet.size() > 4 * std::size_t{Ff1::max_radix})
+        throw Error(ErrorKind::invalid_parameter, "idcrypt alphabet must have 2 to 65536 characters");
     const std::optional<std::u32string> characters = utf8::decode(alphabet);
     if (!characters) throw Error(ErrorKind::invalid_parameter, "idcrypt alphabet is not valid UTF-8");
     alphabet_ = *characters;
@@ -20,6 +23,9 @@ IdCipher::IdCipher(std::span<const std::uint8_t> key, std::string_view alphabet)
 }
 
 std::size_t IdCipher::default_length(std::uint32_t radix) {
+    if (radix < Ff1::min_radix || radix > Ff1::max_radix)
+        throw Error(ErrorKind::invalid_parameter,
+                    "idcrypt radix must be between 2 and 65536 (got " + std::to_string(radix) + ")");
     using u128 = unsigned __int128;
     const u128 threshold = (u128{1} << 63) * 1'000'000;
     std::size_t length = 0;

@@ -25,7 +25,8 @@ public:
     IdCipher(std::span<const std::uint8_t> key, std::string_view alphabet);
 
     // The shortest length at which a code nobody made decodes with probability below one in a million:
-    // radix^length > 2^63 * 10^6 (14 for 62 characters).
+    // radix^length > 2^63 * 10^6 (14 for 62 characters). Throws Error(invalid_parameter) for a radix outside
+    // 2 ... 65536.
     static std::size_t default_length(std::uint32_t radix);
     std::uint32_t radix() const noexcept { return static_cast<std::uint32_t>(alphabet_.size()); }
 

@@ -51,6 +51,14 @@ TEST(IdCipher, DefaultLength) {
     EXPECT_EQ(IdCipher::default_length(10), 25u);  // 2^63 * 10^6 = 9.22e24
     EXPECT_EQ(IdCipher::default_length(2), 83u);   // 2^63 * 10^6 < 2^83
     EXPECT_EQ(IdCipher::default_length(65536), 6u);
+    for (const std::uint32_t radix : {0u, 1u, 65537u}) {
+        try {
+            (void)IdCipher::default_length(radix);
+            ADD_FAILURE() << "radix " << radix << " was accepted";
+        } catch (const Error& error) {
+            EXPECT_EQ(error.kind(), ErrorKind::invalid_parameter);
+        }
+    }
 }
 
 TEST(IdCipher, RefusesBadArgumentsAndAnswersNothingForBadCodes) {
