@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <new>
 #include <openssl/bn.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -147,6 +149,97 @@ void Ff1::decrypt(std::span<const std::uint32_t> in, std::uint32_t radix, std::s
     run(in, radix, tweak, out, false);
 }
 
+namespace {
+
+// The arithmetic of the rounds, in two forms: on halves whose values stay below 2^64 (every identifier's domain:
+// base 62 up to 20 characters a half), with machine integers; on any other, with OpenSSL's big numbers. Each holds
+// radix^u and radix^v and does, per round, NUM_radix of the hashed half as the b bytes Q ends with, and the changed
+// half's (NUM_radix(X) ± NUM(S)) mod radix^m written back as m numerals.
+class SmallHalves {
+public:
+    // Nothing when radix^v does not fit.
+    static std::optional<SmallHalves> of(std::uint32_t radix, std::size_t u, std::size_t v) {
+        std::uint64_t power_v = 1;
+        for (std::size_t k = 0; k < v; ++k)
+            if (__builtin_mul_overflow(power_v, radix, &power_v)) return std::nullopt;
+        std::uint64_t power_u = 1;
+        for (std::size_t k = 0; k < u; ++k) power_u *= radix;  // u <= v
+        return SmallHalves(radix, power_u, power_v);
+    }
+
+    // bits(radix^v - 1) = ceil(v * log2(radix)), without floating point
+    std::size_t bits_v() const noexcept { return static_cast<std::size_t>(std::bit_width(power_v_ - 1)); }
+
+    void put_hashed(std::span<const std::uint32_t> half, std::span<std::uint8_t> out) const noexcept {
+        put_be(out.data(), number(half), out.size());
+    }
+
+    // `s` is at most 12 bytes here (b <= 8, so d <= 12).
+    void combine(std::span<std::uint32_t> changed, std::span<const std::uint8_t> s, bool first_half,
+                 bool adding) const noexcept {
+        using u128 = unsigned __int128;
+        u128 y = 0;
+        for (const std::uint8_t byte : s) y = y << 8 | byte;
+        const std::uint64_t modulus = first_half ? power_u_ : power_v_;
+        const auto y_mod = static_cast<std::uint64_t>(y % modulus);
+        const std::uint64_t x = number(changed);
+        std::uint64_t c = static_cast<std::uint64_t>((adding ? u128{x} + y_mod : u128{x} + modulus - y_mod) % modulus);
+        for (std::size_t k = changed.size(); k-- > 0; c /= radix_) changed[k] = static_cast<std::uint32_t>(c % radix_);
+    }
+
+private:
+    SmallHalves(std::uint32_t radix, std::uint64_t power_u, std::uint64_t power_v)
+        : radix_(radix), power_u_(power_u), power_v_(power_v) {}
+
+    std::uint64_t number(std::span<const std::uint32_t> half) const noexcept {
+        std::uint64_t x = 0;
+        for (const std::uint32_t numeral : half) x = x * radix_ + numeral;
+        return x;
+    }
+
+    std::uint32_t radix_;
+    std::uint64_t power_u_, power_v_;
+};
+
+class BigHalves {
+public:
+    BigHalves(std::uint32_t radix, std::size_t u, std::size_t v)
+        : radix_(radix), power_u_(power(radix, u)), power_v_(power(radix, v)), context_(BN_CTX_new()) {
+        if (!context_) throw std::bad_alloc();
+    }
+
+    std::size_t bits_v() const {
+        check(BN_copy(number_.get(), power_v_.get()) != nullptr);
+        check(BN_sub_word(number_.get(), 1));
+        return static_cast<std::size_t>(BN_num_bits(number_.get()));
+    }
+
+    void put_hashed(std::span<const std::uint32_t> half, std::span<std::uint8_t> out) const {
+        read_numerals(half, radix_, number_.get());
+        // below radix^v, so it fits in b bytes: -1 would be an allocation failure
+        if (BN_bn2binpad(number_.get(), out.data(), static_cast<int>(out.size())) != static_cast<int>(out.size()))
+            throw std::bad_alloc();
+    }
+
+    void combine(std::span<std::uint32_t> changed, std::span<const std::uint8_t> s, bool first_half,
+                 bool adding) const {
+        check(BN_bin2bn(s.data(), static_cast<int>(s.size()), y_.get()) != nullptr);
+        const BIGNUM* modulus = first_half ? power_u_.get() : power_v_.get();
+        read_numerals(changed, radix_, number_.get());
+        check(adding ? BN_mod_add(c_.get(), number_.get(), y_.get(), modulus, context_.get())
+                     : BN_mod_sub(c_.get(), number_.get(), y_.get(), modulus, context_.get()));
+        write_numerals(c_.get(), radix_, changed);
+    }
+
+private:
+    std::uint32_t radix_;
+    Bn power_u_, power_v_;
+    std::unique_ptr<BN_CTX, BnCtxFree> context_;
+    Bn number_ = new_bn(), y_ = new_bn(), c_ = new_bn();
+};
+
+}  // namespace
+
 // The FF1 rounds of SP 800-38G Rev. 1 (algorithms 7 and 8), with the names it uses.
 void Ff1::run(std::span<const std::uint32_t> in, std::uint32_t radix, std::span<const std::uint8_t> tweak,
               std::span<std::uint32_t> out, bool encrypting) const {
@@ -158,14 +251,20 @@ void Ff1::run(std::span<const std::uint32_t> in, std::uint32_t radix, std::span<
     if (out.size() != n) throw Error(ErrorKind::invalid_parameter, "FF1 output must have the input's length");
     for (const std::uint32_t numeral : in)
         if (numeral >= radix) throw Error(ErrorKind::invalid_parameter, "FF1 numeral is not below the radix");
-
     const std::size_t u = n / 2, v = n - u;
-    const Bn radix_u = power(radix, u), radix_v = power(radix, v);
-    // b: the bytes of radix^v - 1, which is ceil(ceil(v * log2(radix)) / 8) without floating point.
-    Bn largest = new_bn();
-    check(BN_copy(largest.get(), radix_v.get()) != nullptr);
-    check(BN_sub_word(largest.get(), 1));
-    const std::size_t b = (static_cast<std::size_t>(BN_num_bits(largest.get())) + 7) / 8;
+    if (const std::optional<SmallHalves> small = SmallHalves::of(radix, u, v)) {
+        rounds(*small, in, radix, tweak, out, encrypting);
+    } else {
+        rounds(BigHalves(radix, u, v), in, radix, tweak, out, encrypting);
+    }
+}
+
+template <class Halves>
+void Ff1::rounds(const Halves& halves, std::span<const std::uint32_t> in, std::uint32_t radix,
+                 std::span<const std::uint8_t> tweak, std::span<std::uint32_t> out, bool encrypting) const {
+    const std::size_t n = in.size(), u = n / 2, v = n - u;
+    // b = ceil(ceil(v * log2(radix)) / 8), the bytes of radix^v - 1
+    const std::size_t b = (halves.bits_v() + 7) / 8;
     const std::size_t d = 4 * ((b + 3) / 4) + 4;
     const std::size_t t = tweak.size();
 
@@ -182,25 +281,18 @@ void Ff1::run(std::span<const std::uint32_t> in, std::uint32_t radix, std::span<
     std::vector<std::uint8_t> q(t + zeros + 1 + b);
     std::copy(tweak.begin(), tweak.end(), q.begin());
     std::uint8_t* const round_byte = &q[t + zeros];
-    std::uint8_t* const numeral_bytes = round_byte + 1;
+    const std::span<std::uint8_t> numeral_bytes(round_byte + 1, b);
     std::vector<std::uint8_t> s((d + 15) / 16 * 16);
 
     std::vector<std::uint32_t> a(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(u));
     std::vector<std::uint32_t> bb(in.begin() + static_cast<std::ptrdiff_t>(u), in.end());
-    const std::unique_ptr<BN_CTX, BnCtxFree> context(BN_CTX_new());
-    if (!context) throw std::bad_alloc();
-    Bn number = new_bn(), y = new_bn(), c = new_bn();
-
     for (int round = 0; round < 10; ++round) {
         const int i = encrypting ? round : 9 - round;
         // Encrypting, the round hashes B and changes A; decrypting, it hashes A and restores B.
-        std::vector<std::uint32_t>& hashed = encrypting ? bb : a;
+        const std::vector<std::uint32_t>& hashed = encrypting ? bb : a;
         std::vector<std::uint32_t>& changed = encrypting ? a : bb;
         *round_byte = static_cast<std::uint8_t>(i);
-        read_numerals(hashed, radix, number.get());
-        // NUM_radix of either half is below radix^v, so it fits in b bytes: -1 would be an allocation failure
-        if (BN_bn2binpad(number.get(), numeral_bytes, static_cast<int>(b)) != static_cast<int>(b))
-            throw std::bad_alloc();
+        halves.put_hashed(hashed, numeral_bytes);
         const Block r = cipher_->mac(after_p, q);
         std::copy(r.begin(), r.end(), s.begin());
         for (std::size_t j = 1; j * 16 < d; ++j) {
@@ -210,16 +302,10 @@ void Ff1::run(std::span<const std::uint32_t> in, std::uint32_t radix, std::span<
             const Block more = cipher_->encrypt(counter);
             std::copy(more.begin(), more.end(), s.begin() + static_cast<std::ptrdiff_t>(16 * j));
         }
-        check(BN_bin2bn(s.data(), static_cast<int>(d), y.get()) != nullptr);
-        const std::size_t m = i % 2 == 0 ? u : v;
-        const BIGNUM* modulus = m == u ? radix_u.get() : radix_v.get();
-        read_numerals(changed, radix, number.get());
-        check(encrypting ? BN_mod_add(c.get(), number.get(), y.get(), modulus, context.get())
-                         : BN_mod_sub(c.get(), number.get(), y.get(), modulus, context.get()));
-        // The changed half becomes the hashed one's successor: C takes the place of the half that was not hashed,
-        // and the halves swap.
-        changed.resize(m);
-        write_numerals(c.get(), radix, changed);
+        // m = u in even rounds, v in odd ones. The changed half becomes C and the halves swap.
+        const bool first_half = i % 2 == 0;
+        changed.resize(first_half ? u : v);
+        halves.combine(changed, std::span<const std::uint8_t>(s.data(), d), first_half, encrypting);
         std::swap(a, bb);
     }
     // After ten swaps the halves are back in their places.

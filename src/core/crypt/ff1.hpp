@@ -43,6 +43,9 @@ private:
     struct Cipher;
     void run(std::span<const std::uint32_t> in, std::uint32_t radix, std::span<const std::uint8_t> tweak,
              std::span<std::uint32_t> out, bool encrypting) const;
+    template <class Halves>
+    void rounds(const Halves& halves, std::span<const std::uint32_t> in, std::uint32_t radix,
+                std::span<const std::uint8_t> tweak, std::span<std::uint32_t> out, bool encrypting) const;
 
     std::unique_ptr<Cipher> cipher_;
 };
