@@ -1,14 +1,15 @@
 // libFuzzer target: FF1 round trips (decrypting what was encrypted gives it back, for every radix, length and
 // tweak, and the ciphertext's numerals stay below the radix), and encrypted-ID decoding of arbitrary codes under
-// arbitrary alphabets (a code that decodes is the one encode gives for its number).
+// arbitrary alphabets (a code that decodes is the one encode gives for its number), and text of an alphabet
+// through encryption and back.
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/common/error.hpp"
+#include "core/crypt/alphabet_cipher.hpp"
 #include "core/crypt/ff1.hpp"
-#include "core/crypt/idcrypt.hpp"
 
 #include "fuzz_input.hpp"
 
@@ -43,10 +44,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
 
     try {
-        const idcodec::crypt::IdCipher ids(key, alphabet);
+        const idcodec::crypt::AlphabetCipher ids(key, alphabet);
         const std::size_t length = 1 + data[1] % 40;
-        if (const auto number = ids.decode(input, tweak, length)) {
-            if (ids.encode(*number, tweak, length) != input) __builtin_trap();
+        if (const auto number = ids.decode_id(input, tweak, length)) {
+            if (ids.encode_id(*number, tweak, length) != input) __builtin_trap();
+        }
+        // Text of the alphabet comes back from its encryption; the encryption is text of the alphabet too.
+        if (const auto encrypted = ids.encrypt(input, tweak)) {
+            if (ids.decrypt(*encrypted, tweak) != input) __builtin_trap();
         }
     } catch (const idcodec::Error&) {
         // a bad alphabet or a refused length is reported, not a crash
