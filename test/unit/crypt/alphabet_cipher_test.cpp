@@ -11,19 +11,14 @@
 #include "core/crypt/alphabet_cipher.hpp"
 
 #include "unit/common/jsonl.hpp"
+#include "unit/crypt/crypt_vectors.hpp"
 
 using idcodec::Error;
 using idcodec::ErrorKind;
 using idcodec::crypt::AlphabetCipher;
+using idcodec::test::from_hex;
 
 namespace {
-
-std::vector<std::uint8_t> from_hex(const std::string& hex) {
-    std::vector<std::uint8_t> bytes;
-    for (std::size_t k = 0; k + 1 < hex.size(); k += 2)
-        bytes.push_back(static_cast<std::uint8_t>(std::stoi(hex.substr(k, 2), nullptr, 16)));
-    return bytes;
-}
 
 std::vector<std::uint8_t> bytes_of(const std::string& text) { return {text.begin(), text.end()}; }
 

@@ -8,19 +8,14 @@
 #include "core/crypt/ff1.hpp"
 
 #include "unit/common/jsonl.hpp"
+#include "unit/crypt/crypt_vectors.hpp"
 
 using idcodec::Error;
 using idcodec::ErrorKind;
 using idcodec::crypt::Ff1;
+using idcodec::test::from_hex;
 
 namespace {
-
-std::vector<std::uint8_t> from_hex(const std::string& hex) {
-    std::vector<std::uint8_t> bytes;
-    for (std::size_t k = 0; k + 1 < hex.size(); k += 2)
-        bytes.push_back(static_cast<std::uint8_t>(std::stoi(hex.substr(k, 2), nullptr, 16)));
-    return bytes;
-}
 
 std::vector<std::uint32_t> numerals(const idcodec::test::Json& array) {
     std::vector<std::uint32_t> out;
