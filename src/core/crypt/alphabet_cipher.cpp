@@ -1,47 +1,67 @@
 #include "core/common/error.hpp"
-#include "core/common/utf8.hpp"
+#include "core/common/footprint.hpp"
 #include "core/crypt/alphabet_cipher.hpp"
 
 namespace idcodec::crypt {
 
-AlphabetCipher::AlphabetCipher(std::span<const std::uint8_t> key, std::string_view alphabet) : ff1_(key) {
+namespace {
+
+// The alphabet's characters, within FF1's radix limits; checked before the cipher's other members are built on it.
+std::u32string alphabet_characters(std::string_view alphabet) {
     // More bytes than 65536 characters can take is refused before it is decoded.
     if (alphabet.size() > 4 * std::size_t{Ff1::max_radix})
         throw Error(ErrorKind::invalid_parameter, "FF1 alphabet must have 2 to 65536 characters");
-    const std::optional<std::u32string> characters = utf8::decode(alphabet);
+    std::optional<std::u32string> characters = utf8::decode(alphabet);
     if (!characters) throw Error(ErrorKind::invalid_parameter, "FF1 alphabet is not valid UTF-8");
-    alphabet_ = *characters;
-    if (alphabet_.size() < Ff1::min_radix || alphabet_.size() > Ff1::max_radix)
+    if (characters->size() < Ff1::min_radix || characters->size() > Ff1::max_radix)
         throw Error(ErrorKind::invalid_parameter,
-                    "FF1 alphabet must have 2 to 65536 characters (got " + std::to_string(alphabet_.size()) + ")");
-    index_ = CodePointIndex(alphabet_);
+                    "FF1 alphabet must have 2 to 65536 characters (got " + std::to_string(characters->size()) + ")");
+    return std::move(*characters);
+}
+
+void check_radix(std::uint32_t radix) {
+    if (radix < Ff1::min_radix || radix > Ff1::max_radix)
+        throw Error(ErrorKind::invalid_parameter,
+                    "idcrypt radix must be between 2 and 65536 (got " + std::to_string(radix) + ")");
+}
+
+}  // namespace
+
+AlphabetCipher::AlphabetCipher(std::span<const std::uint8_t> key, std::string_view alphabet)
+    : ff1_(key),
+      alphabet_(alphabet_characters(alphabet)),
+      index_(alphabet_),
+      radix_(static_cast<std::uint32_t>(alphabet_.size())) {
     for (std::uint32_t k = 0; k < alphabet_.size(); ++k)
         if (index_.find(alphabet_[k]) != k)
             throw Error(ErrorKind::invalid_parameter, "FF1 alphabet must not repeat a character");
 }
 
-std::optional<std::vector<std::uint32_t>> AlphabetCipher::numerals_of(std::string_view text, std::size_t limit) const {
+std::size_t AlphabetCipher::footprint() const noexcept {
+    // The cipher context and key schedule OpenSSL allocates, counted generously.
+    constexpr std::size_t openssl_context = 1024;
+    return sizeof(*this) + openssl_context + heap_bytes(alphabet_) + index_.footprint() - sizeof(index_);
+}
+
+std::optional<std::vector<std::uint32_t>> AlphabetCipher::numerals_of(std::string_view text) const {
     std::vector<std::uint32_t> numerals;
     for (std::size_t pos = 0; pos < text.size();) {
-        if (numerals.size() == limit) return std::nullopt;
-        const std::uint32_t numeral = index_.find(utf8::next(text, pos));
+        const std::uint32_t numeral = numeral_at(text, pos);
         if (numeral == CodePointIndex::npos) return std::nullopt;
         numerals.push_back(numeral);
     }
     return numerals;
 }
 
-std::string AlphabetCipher::text_of(std::span<const std::uint32_t> numerals) const {
-    std::string text;
-    for (const std::uint32_t numeral : numerals) utf8::append(text, alphabet_[numeral]);
-    return text;
+void AlphabetCipher::append_text(std::span<const std::uint32_t> numerals, std::string& out) const {
+    for (const std::uint32_t numeral : numerals) utf8::append(out, alphabet_[numeral]);
 }
 
 std::optional<std::string> AlphabetCipher::run(std::string_view text, std::span<const std::uint8_t> tweak,
                                                bool encrypting) const {
-    const std::size_t characters = utf8::length(text);
-    Ff1::check_domain(radix(), characters);
-    const std::optional<std::vector<std::uint32_t>> numerals = numerals_of(text, characters);
+    // The length is checked first, so a text too long for FF1 is refused before it is read.
+    Ff1::check_domain(radix(), utf8::length(text));
+    const std::optional<std::vector<std::uint32_t>> numerals = numerals_of(text);
     if (!numerals) return std::nullopt;
     std::vector<std::uint32_t> result(numerals->size());
     if (encrypting) {
@@ -49,7 +69,9 @@ std::optional<std::string> AlphabetCipher::run(std::string_view text, std::span<
     } else {
         ff1_.decrypt(*numerals, radix(), tweak, result);
     }
-    return text_of(result);
+    std::string out;
+    append_text(result, out);
+    return out;
 }
 
 std::optional<std::string> AlphabetCipher::encrypt(std::string_view text, std::span<const std::uint8_t> tweak) const {
@@ -61,9 +83,7 @@ std::optional<std::string> AlphabetCipher::decrypt(std::string_view text, std::s
 }
 
 std::size_t AlphabetCipher::default_id_length(std::uint32_t radix) {
-    if (radix < Ff1::min_radix || radix > Ff1::max_radix)
-        throw Error(ErrorKind::invalid_parameter,
-                    "idcrypt radix must be between 2 and 65536 (got " + std::to_string(radix) + ")");
+    check_radix(radix);
     using u128 = unsigned __int128;
     const u128 threshold = (u128{1} << 63) * 1'000'000;
     std::size_t length = 0;
@@ -71,36 +91,72 @@ std::size_t AlphabetCipher::default_id_length(std::uint32_t radix) {
     return length;
 }
 
+std::size_t AlphabetCipher::max_id_length(std::uint32_t radix) {
+    check_radix(radix);
+    std::size_t length = default_id_length(radix);
+    while (Ff1::halves_fit(radix, length + 1)) ++length;
+    return length;
+}
+
+Ff1::Halves AlphabetCipher::half_domains(std::size_t length) const {
+    Ff1::check_domain(radix(), length);
+    Ff1::Halves domains{1, 1};
+    bool fits = true;
+    for (std::size_t k = 0; k < length - length / 2; ++k)
+        fits = fits && !__builtin_mul_overflow(domains.second, radix(), &domains.second);
+    if (!fits)
+        throw Error(ErrorKind::invalid_parameter,
+                    "idcrypt length must be at most " + std::to_string(max_id_length(radix())) + " with " +
+                        std::to_string(radix()) + " characters (got " + std::to_string(length) + ")");
+    for (std::size_t k = 0; k < length / 2; ++k) domains.first *= radix();  // at most the second
+    return domains;
+}
+
+void AlphabetCipher::append_number(std::uint64_t value, std::size_t count, std::string& out) const {
+    std::uint32_t numerals[64];  // a half below 2^64 has at most 64 numerals
+    for (std::size_t k = count; k-- > 0;) {
+        std::uint64_t numeral;
+        value = radix_.divide(value, numeral);
+        numerals[k] = static_cast<std::uint32_t>(numeral);
+    }
+    append_text(std::span<const std::uint32_t>(numerals, count), out);
+}
+
 std::string AlphabetCipher::encode_id(std::uint64_t number, std::span<const std::uint8_t> tweak,
                                       std::size_t length) const {
     if (number > max_number)
         throw Error(ErrorKind::out_of_range, "idcrypt can only encode numbers from 0 to 9223372036854775807");
-    Ff1::check_domain(radix(), length);
-    std::vector<std::uint32_t> numerals(length);
-    std::uint64_t rest = number;
-    for (std::size_t k = length; k-- > 0 && rest > 0; rest /= radix())
-        numerals[k] = static_cast<std::uint32_t>(rest % radix());
-    if (rest > 0)
+    const Ff1::Halves domains = half_domains(length);
+    // The number's numerals, zero-padded to `length`, split at length / 2.
+    const Ff1::Halves plain{number / domains.second, number % domains.second};
+    if (plain.first >= domains.first)
         throw Error(ErrorKind::invalid_parameter, "idcrypt length " + std::to_string(length) + " is too short for " +
                                                       std::to_string(number) + " in radix " + std::to_string(radix()));
-    std::vector<std::uint32_t> encrypted(length);
-    ff1_.encrypt(numerals, radix(), tweak, encrypted);
-    return text_of(encrypted);
+    const Ff1::Halves encrypted = ff1_.encrypt(plain, radix(), length, tweak);
+    std::string code;
+    code.reserve(length);
+    append_number(encrypted.first, length / 2, code);
+    append_number(encrypted.second, length - length / 2, code);
+    return code;
 }
 
 std::optional<std::uint64_t> AlphabetCipher::decode_id(std::string_view code, std::span<const std::uint8_t> tweak,
                                                        std::size_t length) const {
-    Ff1::check_domain(radix(), length);
-    const std::optional<std::vector<std::uint32_t>> numerals = numerals_of(code, length);
-    if (!numerals || numerals->size() != length) return std::nullopt;
-    std::vector<std::uint32_t> decrypted(length);
-    ff1_.decrypt(*numerals, radix(), tweak, decrypted);
-    std::uint64_t number = 0;
-    for (const std::uint32_t numeral : decrypted) {
-        if (number > (max_number - numeral) / radix()) return std::nullopt;
-        number = number * radix() + numeral;
+    const Ff1::Halves domains = half_domains(length);
+    Ff1::Halves encrypted{0, 0};
+    std::size_t read = 0;
+    for (std::size_t pos = 0; pos < code.size(); ++read) {
+        const std::uint32_t numeral = numeral_at(code, pos);
+        if (numeral == CodePointIndex::npos || read == length) return std::nullopt;
+        std::uint64_t& half = read < length / 2 ? encrypted.first : encrypted.second;
+        half = half * radix() + numeral;  // below the half's domain, which fits
     }
-    return number;
+    if (read != length) return std::nullopt;
+    const Ff1::Halves plain = ff1_.decrypt(encrypted, radix(), length, tweak);
+    using u128 = unsigned __int128;
+    const u128 number = u128{plain.first} * domains.second + plain.second;
+    if (number > max_number) return std::nullopt;
+    return static_cast<std::uint64_t>(number);
 }
 
 }  // namespace idcodec::crypt

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "core/common/code_point_index.hpp"
+#include "core/common/divisor.hpp"
+#include "core/common/utf8.hpp"
 #include "core/crypt/ff1.hpp"
 
 namespace idcodec::crypt {
@@ -27,7 +29,7 @@ public:
     // Throws Error(invalid_parameter) for a bad key or alphabet.
     AlphabetCipher(std::span<const std::uint8_t> key, std::string_view alphabet);
 
-    std::uint32_t radix() const noexcept { return static_cast<std::uint32_t>(alphabet_.size()); }
+    std::uint32_t radix() const noexcept { return radix_.value(); }
 
     // Text of the alphabet (UTF-8) encrypted or decrypted; nothing when it has a character outside the alphabet.
     // Throws Error(invalid_parameter) for a length FF1 refuses (see Ff1::check_domain) or a tweak too long.
@@ -39,24 +41,38 @@ public:
     // 2 ... 65536.
     static std::size_t default_id_length(std::uint32_t radix);
 
+    // The longest ID: its halves' values stay below 2^64, so FF1 runs on them as machine integers (20 characters
+    // for 62, 126 for 2, far above the default lengths). Throws as default_id_length does.
+    static std::size_t max_id_length(std::uint32_t radix);
+
     // Throws Error(out_of_range) for a number above 2^63 - 1, Error(invalid_parameter) for a length the number does
-    // not fit in or that FF1 refuses.
+    // not fit in, that FF1 refuses or above max_id_length.
     std::string encode_id(std::uint64_t number, std::span<const std::uint8_t> tweak, std::size_t length) const;
     // Nothing for a code that is not `length` characters of the alphabet or that decrypts above 2^63 - 1; throws
-    // Error(invalid_parameter) only for a length FF1 refuses.
+    // Error(invalid_parameter) only for a length encode_id refuses.
     std::optional<std::uint64_t> decode_id(std::string_view code, std::span<const std::uint8_t> tweak,
                                            std::size_t length) const;
 
+    std::size_t footprint() const noexcept;
+
 private:
-    // The numerals of UTF-8 text; nothing for a character outside the alphabet (or invalid UTF-8) or more than
-    // `limit` characters.
-    std::optional<std::vector<std::uint32_t>> numerals_of(std::string_view text, std::size_t limit) const;
-    std::string text_of(std::span<const std::uint32_t> numerals) const;
+    // The numeral of the character at `pos` of UTF-8 text, which it passes; npos for one outside the alphabet.
+    std::uint32_t numeral_at(std::string_view text, std::size_t& pos) const noexcept {
+        return index_.find(utf8::next(text, pos));
+    }
+    // The numerals of UTF-8 text; nothing for a character outside the alphabet (or invalid UTF-8).
+    std::optional<std::vector<std::uint32_t>> numerals_of(std::string_view text) const;
+    void append_text(std::span<const std::uint32_t> numerals, std::string& out) const;
+    // The `count` numerals of `value` (below radix^count), most significant first, appended as characters.
+    void append_number(std::uint64_t value, std::size_t count, std::string& out) const;
     std::optional<std::string> run(std::string_view text, std::span<const std::uint8_t> tweak, bool encrypting) const;
+    // radix^(length / 2) and radix^(length - length / 2); throws for a length encode_id refuses.
+    Ff1::Halves half_domains(std::size_t length) const;
 
     Ff1 ff1_;
     std::u32string alphabet_;
     CodePointIndex index_;
+    Divisor radix_;
 };
 
 }  // namespace idcodec::crypt

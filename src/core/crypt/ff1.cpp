@@ -1,13 +1,13 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstring>
 #include <new>
 #include <openssl/bn.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "core/common/error.hpp"
 #include "core/crypt/ff1.hpp"
@@ -43,42 +43,59 @@ void check(int ok) {
     throw std::runtime_error(std::string("OpenSSL could not ") + what);
 }
 
-// radix^exponent
-Bn power(std::uint32_t radix, std::size_t exponent) {
-    Bn result = new_bn();
-    check(BN_one(result.get()));
-    for (std::size_t k = 0; k < exponent; ++k) check(BN_mul_word(result.get(), radix));
-    return result;
-}
-
-// NUM_radix: the numeral string read as a number, most significant numeral first.
-void read_numerals(std::span<const std::uint32_t> numerals, std::uint32_t radix, BIGNUM* out) {
-    BN_zero(out);
-    for (const std::uint32_t numeral : numerals) {
-        check(BN_mul_word(out, radix));
-        check(BN_add_word(out, numeral));
-    }
-}
-
-// STR^m_radix: the number (below radix^m) as m numerals, most significant first; `value` is consumed.
-void write_numerals(BIGNUM* value, std::uint32_t radix, std::span<std::uint32_t> out) {
-    for (std::size_t k = out.size(); k-- > 0;) {
-        const BN_ULONG numeral = BN_div_word(value, radix);
-        if (numeral == static_cast<BN_ULONG>(-1)) throw std::bad_alloc();
-        out[k] = static_cast<std::uint32_t>(numeral);
-    }
-}
-
 void put_be(std::uint8_t* out, std::uint64_t value, std::size_t bytes) {
     for (std::size_t k = bytes; k-- > 0; value >>= 8) out[k] = static_cast<std::uint8_t>(value);
 }
 
+// The word whose bytes in memory are `value` most significant first.
+std::uint64_t native_of_be(std::uint64_t value) noexcept {
+    return std::endian::native == std::endian::little ? __builtin_bswap64(value) : value;
+}
+
+// Eight bytes, most significant first.
+std::uint64_t load_be64(const std::uint8_t* in) noexcept {
+    std::uint64_t value;
+    std::memcpy(&value, in, sizeof value);
+    return native_of_be(value);
+}
+
+// (high * 2^64 + low) mod modulus, for high below 2^32. On x86-64 one division instruction takes the 128-bit
+// numerator (high is first reduced below the modulus, as the instruction requires); elsewhere the compiler's
+// 128-bit remainder does it.
+std::uint64_t remainder_128(std::uint64_t high, std::uint64_t low, std::uint64_t modulus) noexcept {
+#if defined(__x86_64__)
+    if (high >= modulus) high %= modulus;
+    std::uint64_t quotient, remainder;
+    asm("divq %4" : "=a"(quotient), "=d"(remainder) : "a"(low), "d"(high), "rm"(modulus) : "cc");
+    return remainder;
+#else
+    using u128 = unsigned __int128;
+    return static_cast<std::uint64_t>((u128{high} << 64 | low) % modulus);
+#endif
+}
+
+// The most bytes of NUM_radix of a half (512 numerals of 16 bits), and so of Q and S.
+constexpr std::size_t max_b = (Ff1::max_length + 1) / 2 * 16 / 8;
+constexpr std::size_t max_d = 4 * ((max_b + 3) / 4) + 4;
+constexpr std::size_t max_q = Ff1::max_tweak_bytes + 15 + 1 + max_b;
+
 }  // namespace
 
-struct Ff1::Cipher {
-    EVP_CIPHER_CTX* context = nullptr;
+class Aes {
+public:
+    // A block as one 16-byte value (two words in memory order). Built from parts in registers and written to memory
+    // whole: AES reads its input at once, and a read of bytes written in smaller pieces just before would wait for
+    // those writes to complete.
+    using Lanes = std::uint64_t __attribute__((vector_size(16)));
 
-    explicit Cipher(std::span<const std::uint8_t> key) {
+    static Lanes lanes(const std::uint8_t* bytes) noexcept {
+        std::uint64_t first, second;
+        std::memcpy(&first, bytes, 8);
+        std::memcpy(&second, bytes + 8, 8);
+        return Lanes{first, second};
+    }
+
+    explicit Aes(std::span<const std::uint8_t> key) {
         const EVP_CIPHER* aes = key.size() == 16   ? EVP_aes_128_ecb()
                                 : key.size() == 24 ? EVP_aes_192_ecb()
                                 : key.size() == 32 ? EVP_aes_256_ecb()
@@ -87,39 +104,56 @@ struct Ff1::Cipher {
             throw Error(ErrorKind::invalid_parameter,
                         "FF1 key must be 16, 24 or 32 bytes (AES-128, -192 or -256), got " +
                             std::to_string(key.size()) + " bytes");
-        context = EVP_CIPHER_CTX_new();
-        if (context == nullptr) throw std::bad_alloc();
-        if (EVP_EncryptInit_ex(context, aes, nullptr, key.data(), nullptr) != 1 ||
-            EVP_CIPHER_CTX_set_padding(context, 0) != 1) {
-            EVP_CIPHER_CTX_free(context);
+        context_ = EVP_CIPHER_CTX_new();
+        if (context_ == nullptr) throw std::bad_alloc();
+        if (EVP_EncryptInit_ex(context_, aes, nullptr, key.data(), nullptr) != 1 ||
+            EVP_CIPHER_CTX_set_padding(context_, 0) != 1) {
+            EVP_CIPHER_CTX_free(context_);
             cipher_failed("set up AES");
         }
     }
-    ~Cipher() { EVP_CIPHER_CTX_free(context); }  // clears the key schedule
-    Cipher(const Cipher&) = delete;
-    Cipher& operator=(const Cipher&) = delete;
+    ~Aes() { EVP_CIPHER_CTX_free(context_); }  // clears the key schedule
+    Aes(const Aes&) = delete;
+    Aes& operator=(const Aes&) = delete;
 
     // CIPH_K: one AES block.
-    Block encrypt(const Block& in) const {
-        Block out;
+    Lanes encrypt(Lanes in) const {
+        alignas(16) std::uint8_t in_bytes[16], out_bytes[16];
+        std::memcpy(in_bytes, &in, sizeof in_bytes);
         int written = 0;
-        if (EVP_EncryptUpdate(context, out.data(), &written, in.data(), static_cast<int>(in.size())) != 1 ||
-            written != static_cast<int>(out.size()))
+        if (EVP_EncryptUpdate(context_, out_bytes, &written, in_bytes, sizeof in_bytes) != 1 ||
+            written != sizeof out_bytes)
             cipher_failed("encrypt an AES block");
+        Lanes out;
+        std::memcpy(&out, out_bytes, sizeof out);
         return out;
     }
 
-    // CBC-MAC of `blocks` (a whole number of blocks) continued from the chaining value `chain`.
-    Block mac(Block chain, std::span<const std::uint8_t> blocks) const {
-        for (std::size_t at = 0; at < blocks.size(); at += chain.size()) {
-            for (std::size_t k = 0; k < chain.size(); ++k) chain[k] ^= blocks[at + k];
-            chain = encrypt(chain);
+    // The CBC-MAC of FF1's first block P, which depends only on the radix and the lengths: the last one is kept, as
+    // a run of calls (IDs of one table) uses one P.
+    Lanes mac_of_p(const std::array<std::uint8_t, 16>& p) const {
+        if (p != last_p_ || !has_last_p_) {
+            mac_of_last_p_ = mac(Lanes{}, p);
+            last_p_ = p;
+            has_last_p_ = true;
         }
+        return mac_of_last_p_;
+    }
+
+    // CBC-MAC of `blocks` (a whole number of blocks) continued from the chaining value `chain`.
+    Lanes mac(Lanes chain, std::span<const std::uint8_t> blocks) const {
+        for (std::size_t at = 0; at < blocks.size(); at += 16) chain = encrypt(chain ^ lanes(blocks.data() + at));
         return chain;
     }
+
+private:
+    EVP_CIPHER_CTX* context_ = nullptr;
+    mutable std::array<std::uint8_t, 16> last_p_{};
+    mutable Lanes mac_of_last_p_{};
+    mutable bool has_last_p_ = false;
 };
 
-Ff1::Ff1(std::span<const std::uint8_t> key) : cipher_(std::make_unique<Cipher>(key)) {}
+Ff1::Ff1(std::span<const std::uint8_t> key) : aes_(std::make_unique<Aes>(key)) {}
 Ff1::~Ff1() = default;
 Ff1::Ff1(Ff1&&) noexcept = default;
 Ff1& Ff1::operator=(Ff1&&) noexcept = default;
@@ -151,121 +185,153 @@ void Ff1::decrypt(std::span<const std::uint32_t> in, std::uint32_t radix, std::s
 
 namespace {
 
-// The arithmetic of the rounds, in two forms: on halves whose values stay below 2^64 (every identifier's domain:
-// base 62 up to 20 characters a half), with machine integers; on any other, with OpenSSL's big numbers. Each holds
-// radix^u and radix^v and does, per round, NUM_radix of the hashed half as the b bytes Q ends with, and the changed
-// half's (NUM_radix(X) ± NUM(S)) mod radix^m written back as m numerals.
-class SmallHalves {
+// The arithmetic of the rounds on the halves' values, in two forms: below 2^64 (every identifier's domain: base 62
+// up to 20 characters a half) with machine integers, else with OpenSSL's big numbers. The rounds never write
+// numerals: a half is read into its value once, and its numerals written once at the end. Each form holds radix^u
+// and radix^v; per round it writes the hashed half's value as the b bytes Q ends with, and replaces the changed
+// half's value x by (x ± NUM(S)) mod radix^m.
+class MachineArithmetic {
 public:
+    using Number = std::uint64_t;
+
     // Nothing when radix^v does not fit.
-    static std::optional<SmallHalves> of(std::uint32_t radix, std::size_t u, std::size_t v) {
+    static std::optional<MachineArithmetic> of(std::uint32_t radix, std::size_t u, std::size_t v) {
         std::uint64_t power_v = 1;
         for (std::size_t k = 0; k < v; ++k)
             if (__builtin_mul_overflow(power_v, radix, &power_v)) return std::nullopt;
         std::uint64_t power_u = 1;
         for (std::size_t k = 0; k < u; ++k) power_u *= radix;  // u <= v
-        return SmallHalves(radix, power_u, power_v);
+        return MachineArithmetic(radix, power_u, power_v);
     }
 
-    // bits(radix^v - 1) = ceil(v * log2(radix)), without floating point
-    std::size_t bits_v() const noexcept { return static_cast<std::size_t>(std::bit_width(power_v_ - 1)); }
+    std::size_t b() const noexcept { return b_; }
 
-    void put_hashed(std::span<const std::uint32_t> half, std::span<std::uint8_t> out) const noexcept {
-        put_be(out.data(), number(half), out.size());
-    }
+    bool holds(Number x, bool first_half) const noexcept { return x < (first_half ? power_u_ : power_v_); }
 
-    // `s` is at most 12 bytes here (b <= 8, so d <= 12).
-    void combine(std::span<std::uint32_t> changed, std::span<const std::uint8_t> s, bool first_half,
-                 bool adding) const noexcept {
-        using u128 = unsigned __int128;
-        u128 y = 0;
-        for (const std::uint8_t byte : s) y = y << 8 | byte;
-        const std::uint64_t modulus = first_half ? power_u_ : power_v_;
-        const auto y_mod = static_cast<std::uint64_t>(y % modulus);
-        const std::uint64_t x = number(changed);
-        std::uint64_t c = static_cast<std::uint64_t>((adding ? u128{x} + y_mod : u128{x} + modulus - y_mod) % modulus);
-        for (std::size_t k = changed.size(); k-- > 0; c /= radix_) changed[k] = static_cast<std::uint32_t>(c % radix_);
-    }
-
-private:
-    SmallHalves(std::uint32_t radix, std::uint64_t power_u, std::uint64_t power_v)
-        : radix_(radix), power_u_(power_u), power_v_(power_v) {}
-
-    std::uint64_t number(std::span<const std::uint32_t> half) const noexcept {
+    Number read(std::span<const std::uint32_t> numerals) const noexcept {
         std::uint64_t x = 0;
-        for (const std::uint32_t numeral : half) x = x * radix_ + numeral;
+        for (const std::uint32_t numeral : numerals) x = x * radix_ + numeral;
         return x;
     }
 
-    std::uint32_t radix_;
-    std::uint64_t power_u_, power_v_;
-};
-
-class BigHalves {
-public:
-    BigHalves(std::uint32_t radix, std::size_t u, std::size_t v)
-        : radix_(radix), power_u_(power(radix, u)), power_v_(power(radix, v)), context_(BN_CTX_new()) {
-        if (!context_) throw std::bad_alloc();
+    void write(Number x, std::span<std::uint32_t> numerals) const noexcept {
+        for (std::size_t k = numerals.size(); k-- > 0; x /= radix_)
+            numerals[k] = static_cast<std::uint32_t>(x % radix_);
     }
 
-    std::size_t bits_v() const {
-        check(BN_copy(number_.get(), power_v_.get()) != nullptr);
-        check(BN_sub_word(number_.get(), 1));
-        return static_cast<std::size_t>(BN_num_bits(number_.get()));
+    // The round's CBC-MAC of Q from the chaining value of its fixed blocks. Q's last block is all that is left
+    // (b <= 8), and it is built in registers: `rest` is that block with [i] and the hashed value zero.
+    Aes::Lanes mac_of_round(const Aes& aes, Aes::Lanes after_fixed, std::span<std::uint8_t> rest, int i,
+                            Number hashed) const {
+        const auto round = static_cast<std::uint64_t>(i);
+        const Aes::Lanes tail = b_ < 8 ? Aes::Lanes{0, native_of_be(round << (8 * b_) | hashed)}
+                                       : Aes::Lanes{native_of_be(round), native_of_be(hashed)};
+        return aes.encrypt(after_fixed ^ Aes::lanes(rest.data()) ^ tail);
     }
 
-    void put_hashed(std::span<const std::uint32_t> half, std::span<std::uint8_t> out) const {
-        read_numerals(half, radix_, number_.get());
-        // below radix^v, so it fits in b bytes: -1 would be an allocation failure
-        if (BN_bn2binpad(number_.get(), out.data(), static_cast<int>(out.size())) != static_cast<int>(out.size()))
-            throw std::bad_alloc();
-    }
-
-    void combine(std::span<std::uint32_t> changed, std::span<const std::uint8_t> s, bool first_half,
-                 bool adding) const {
-        check(BN_bin2bn(s.data(), static_cast<int>(s.size()), y_.get()) != nullptr);
-        const BIGNUM* modulus = first_half ? power_u_.get() : power_v_.get();
-        read_numerals(changed, radix_, number_.get());
-        check(adding ? BN_mod_add(c_.get(), number_.get(), y_.get(), modulus, context_.get())
-                     : BN_mod_sub(c_.get(), number_.get(), y_.get(), modulus, context_.get()));
-        write_numerals(c_.get(), radix_, changed);
+    // `s` is 8 or 12 bytes here (b <= 8), in a buffer of at least 16.
+    void combine(Number& x, std::span<const std::uint8_t> s, bool first_half, bool adding) const noexcept {
+        const std::uint64_t modulus = first_half ? power_u_ : power_v_;
+        const std::uint64_t high = s.size() == 12 ? load_be64(s.data()) >> 32 : 0;
+        const std::uint64_t y = remainder_128(high, load_be64(s.data() + s.size() - 8), modulus);
+        // x and y are below the modulus, which may exceed 2^63: no sum is formed that could wrap
+        if (adding) {
+            x = x >= modulus - y ? x - (modulus - y) : x + y;
+        } else {
+            x = x >= y ? x - y : x + (modulus - y);
+        }
     }
 
 private:
+    // b = ceil(ceil(v * log2(radix)) / 8), the bytes of radix^v - 1, without floating point
+    MachineArithmetic(std::uint32_t radix, std::uint64_t power_u, std::uint64_t power_v)
+        : radix_(radix),
+          power_u_(power_u),
+          power_v_(power_v),
+          b_((static_cast<std::size_t>(std::bit_width(power_v - 1)) + 7) / 8) {}
+
+    std::uint32_t radix_;
+    std::uint64_t power_u_, power_v_;
+    std::size_t b_;
+};
+
+class BigArithmetic {
+public:
+    using Number = Bn;
+
+    BigArithmetic(std::uint32_t radix, std::size_t u, std::size_t v)
+        : radix_(radix), power_u_(power(radix, u)), power_v_(power(radix, v)), context_(BN_CTX_new()) {
+        if (!context_) throw std::bad_alloc();
+        check(BN_copy(scratch_.get(), power_v_.get()) != nullptr);
+        check(BN_sub_word(scratch_.get(), 1));
+        b_ = (static_cast<std::size_t>(BN_num_bits(scratch_.get())) + 7) / 8;
+    }
+
+    std::size_t b() const noexcept { return b_; }
+
+    Number read(std::span<const std::uint32_t> numerals) const {
+        Bn x = new_bn();
+        for (const std::uint32_t numeral : numerals) {
+            check(BN_mul_word(x.get(), radix_));
+            check(BN_add_word(x.get(), numeral));
+        }
+        return x;
+    }
+
+    // `x` is consumed.
+    void write(Number& x, std::span<std::uint32_t> numerals) const {
+        for (std::size_t k = numerals.size(); k-- > 0;) {
+            const BN_ULONG numeral = BN_div_word(x.get(), radix_);
+            if (numeral == static_cast<BN_ULONG>(-1)) throw std::bad_alloc();
+            numerals[k] = static_cast<std::uint32_t>(numeral);
+        }
+    }
+
+    // The round's CBC-MAC of Q from the chaining value of its fixed blocks, over `rest`, the blocks left, which end
+    // with [i] and the hashed value.
+    Aes::Lanes mac_of_round(const Aes& aes, Aes::Lanes after_fixed, std::span<std::uint8_t> rest, int i,
+                            const Number& hashed) const {
+        rest[rest.size() - b_ - 1] = static_cast<std::uint8_t>(i);
+        // below radix^v, so it fits in b bytes: -1 would be an allocation failure
+        if (BN_bn2binpad(hashed.get(), rest.data() + rest.size() - b_, static_cast<int>(b_)) != static_cast<int>(b_))
+            throw std::bad_alloc();
+        return aes.mac(after_fixed, rest);
+    }
+
+    void combine(Number& x, std::span<const std::uint8_t> s, bool first_half, bool adding) const {
+        check(BN_bin2bn(s.data(), static_cast<int>(s.size()), scratch_.get()) != nullptr);
+        const BIGNUM* modulus = first_half ? power_u_.get() : power_v_.get();
+        check(adding ? BN_mod_add(result_.get(), x.get(), scratch_.get(), modulus, context_.get())
+                     : BN_mod_sub(result_.get(), x.get(), scratch_.get(), modulus, context_.get()));
+        std::swap(x, result_);
+    }
+
+private:
+    // radix^exponent
+    static Bn power(std::uint32_t radix, std::size_t exponent) {
+        Bn result = new_bn();
+        check(BN_one(result.get()));
+        for (std::size_t k = 0; k < exponent; ++k) check(BN_mul_word(result.get(), radix));
+        return result;
+    }
+
     std::uint32_t radix_;
     Bn power_u_, power_v_;
     std::unique_ptr<BN_CTX, BnCtxFree> context_;
-    Bn number_ = new_bn(), y_ = new_bn(), c_ = new_bn();
+    std::size_t b_ = 0;  // the bytes of radix^v - 1
+    Bn scratch_ = new_bn();
+    mutable Bn result_ = new_bn();
 };
 
-}  // namespace
-
-// The FF1 rounds of SP 800-38G Rev. 1 (algorithms 7 and 8), with the names it uses.
-void Ff1::run(std::span<const std::uint32_t> in, std::uint32_t radix, std::span<const std::uint8_t> tweak,
-              std::span<std::uint32_t> out, bool encrypting) const {
-    const std::size_t n = in.size();
-    check_domain(radix, n);
-    if (tweak.size() > max_tweak_bytes)
-        throw Error(ErrorKind::invalid_parameter, "FF1 tweak must be at most " + std::to_string(max_tweak_bytes) +
-                                                      " bytes (got " + std::to_string(tweak.size()) + ")");
-    if (out.size() != n) throw Error(ErrorKind::invalid_parameter, "FF1 output must have the input's length");
-    for (const std::uint32_t numeral : in)
-        if (numeral >= radix) throw Error(ErrorKind::invalid_parameter, "FF1 numeral is not below the radix");
-    const std::size_t u = n / 2, v = n - u;
-    if (const std::optional<SmallHalves> small = SmallHalves::of(radix, u, v)) {
-        rounds(*small, in, radix, tweak, out, encrypting);
-    } else {
-        rounds(BigHalves(radix, u, v), in, radix, tweak, out, encrypting);
-    }
-}
-
-template <class Halves>
-void Ff1::rounds(const Halves& halves, std::span<const std::uint32_t> in, std::uint32_t radix,
-                 std::span<const std::uint8_t> tweak, std::span<std::uint32_t> out, bool encrypting) const {
-    const std::size_t n = in.size(), u = n / 2, v = n - u;
-    // b = ceil(ceil(v * log2(radix)) / 8), the bytes of radix^v - 1
-    const std::size_t b = (halves.bits_v() + 7) / 8;
-    const std::size_t d = 4 * ((b + 3) / 4) + 4;
+// The ten FF1 rounds of SP 800-38G Rev. 1 (algorithms 7 and 8), with the names it uses, on the values a and b of
+// the halves A and B (numeral strings of n/2 rounded down and up).
+template <class Arithmetic>
+void rounds(const Aes& aes, const Arithmetic& arithmetic, typename Arithmetic::Number& a,
+            typename Arithmetic::Number& b, std::uint32_t radix, std::size_t n, std::span<const std::uint8_t> tweak,
+            bool encrypting) {
+    const std::size_t u = n / 2;
+    const std::size_t b_bytes = arithmetic.b();
+    const std::size_t d = 4 * ((b_bytes + 3) / 4) + 4;
     const std::size_t t = tweak.size();
 
     Block p{1, 2, 1};
@@ -274,43 +340,94 @@ void Ff1::rounds(const Halves& halves, std::span<const std::uint32_t> in, std::u
     p[7] = static_cast<std::uint8_t>(u % 256);
     put_be(&p[8], n, 4);
     put_be(&p[12], t, 4);
-    const Block after_p = cipher_->mac(Block{}, p);
 
-    // Q = T || zeros || [i] || [NUM_radix(B)]^b, a whole number of blocks
-    const std::size_t zeros = (16 - (t + b + 1) % 16) % 16;
-    std::vector<std::uint8_t> q(t + zeros + 1 + b);
+    // Q = T || zeros || [i] || [NUM_radix(B)]^b, a whole number of blocks. Its blocks before the one [i] is in are
+    // the same in every round, so their CBC-MAC after P's is taken once; the arithmetic fills in the rest.
+    const std::size_t zeros = (16 - (t + b_bytes + 1) % 16) % 16;
+    std::array<std::uint8_t, max_q> q_buffer;
+    const std::span<std::uint8_t> q(q_buffer.data(), t + zeros + 1 + b_bytes);
     std::copy(tweak.begin(), tweak.end(), q.begin());
-    std::uint8_t* const round_byte = &q[t + zeros];
-    const std::span<std::uint8_t> numeral_bytes(round_byte + 1, b);
-    std::vector<std::uint8_t> s((d + 15) / 16 * 16);
+    std::fill(q.begin() + static_cast<std::ptrdiff_t>(t), q.end(), 0);
+    const std::size_t fixed = (t + zeros) / 16 * 16;
+    const Aes::Lanes after_fixed = aes.mac(aes.mac_of_p(p), q.first(fixed));
+    std::array<std::uint8_t, (max_d + 15) / 16 * 16> s;
 
-    std::vector<std::uint32_t> a(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(u));
-    std::vector<std::uint32_t> bb(in.begin() + static_cast<std::ptrdiff_t>(u), in.end());
     for (int round = 0; round < 10; ++round) {
         const int i = encrypting ? round : 9 - round;
         // Encrypting, the round hashes B and changes A; decrypting, it hashes A and restores B.
-        const std::vector<std::uint32_t>& hashed = encrypting ? bb : a;
-        std::vector<std::uint32_t>& changed = encrypting ? a : bb;
-        *round_byte = static_cast<std::uint8_t>(i);
-        halves.put_hashed(hashed, numeral_bytes);
-        const Block r = cipher_->mac(after_p, q);
-        std::copy(r.begin(), r.end(), s.begin());
+        const Aes::Lanes r = arithmetic.mac_of_round(aes, after_fixed, q.subspan(fixed), i, encrypting ? b : a);
+        std::memcpy(s.data(), &r, sizeof r);
         for (std::size_t j = 1; j * 16 < d; ++j) {
-            Block counter = r;
-            for (std::size_t k = 0; k < 16; ++k)
-                counter[k] ^= static_cast<std::uint8_t>(k >= 8 ? j >> (8 * (15 - k)) : 0);
-            const Block more = cipher_->encrypt(counter);
-            std::copy(more.begin(), more.end(), s.begin() + static_cast<std::ptrdiff_t>(16 * j));
+            const Aes::Lanes more = aes.encrypt(r ^ Aes::Lanes{0, native_of_be(j)});
+            std::memcpy(s.data() + 16 * j, &more, sizeof more);
         }
         // m = u in even rounds, v in odd ones. The changed half becomes C and the halves swap.
-        const bool first_half = i % 2 == 0;
-        changed.resize(first_half ? u : v);
-        halves.combine(changed, std::span<const std::uint8_t>(s.data(), d), first_half, encrypting);
-        std::swap(a, bb);
+        arithmetic.combine(encrypting ? a : b, std::span<const std::uint8_t>(s.data(), d), i % 2 == 0, encrypting);
+        std::swap(a, b);
     }
     // After ten swaps the halves are back in their places.
-    std::copy(a.begin(), a.end(), out.begin());
-    std::copy(bb.begin(), bb.end(), out.begin() + static_cast<std::ptrdiff_t>(a.size()));
+}
+
+void check_tweak(std::span<const std::uint8_t> tweak) {
+    if (tweak.size() > Ff1::max_tweak_bytes)
+        throw Error(ErrorKind::invalid_parameter, "FF1 tweak must be at most " + std::to_string(Ff1::max_tweak_bytes) +
+                                                      " bytes (got " + std::to_string(tweak.size()) + ")");
+}
+
+template <class Arithmetic>
+void run_numerals(const Aes& aes, const Arithmetic& arithmetic, std::span<const std::uint32_t> in, std::uint32_t radix,
+                  std::span<const std::uint8_t> tweak, std::span<std::uint32_t> out, bool encrypting) {
+    const std::size_t u = in.size() / 2;
+    typename Arithmetic::Number a = arithmetic.read(in.first(u)), b = arithmetic.read(in.subspan(u));
+    rounds(aes, arithmetic, a, b, radix, in.size(), tweak, encrypting);
+    arithmetic.write(a, out.first(u));
+    arithmetic.write(b, out.subspan(u));
+}
+
+}  // namespace
+
+Ff1::Halves Ff1::encrypt(Halves in, std::uint32_t radix, std::size_t length,
+                         std::span<const std::uint8_t> tweak) const {
+    return run(in, radix, length, tweak, true);
+}
+
+Ff1::Halves Ff1::decrypt(Halves in, std::uint32_t radix, std::size_t length,
+                         std::span<const std::uint8_t> tweak) const {
+    return run(in, radix, length, tweak, false);
+}
+
+bool Ff1::halves_fit(std::uint32_t radix, std::size_t length) noexcept {
+    return MachineArithmetic::of(radix, length / 2, length - length / 2).has_value();
+}
+
+Ff1::Halves Ff1::run(Halves in, std::uint32_t radix, std::size_t length, std::span<const std::uint8_t> tweak,
+                     bool encrypting) const {
+    check_domain(radix, length);
+    check_tweak(tweak);
+    const std::optional<MachineArithmetic> machine = MachineArithmetic::of(radix, length / 2, length - length / 2);
+    if (!machine)
+        throw Error(ErrorKind::invalid_parameter, "FF1 halves of " + std::to_string(length) + " numerals in radix " +
+                                                      std::to_string(radix) + " do not fit in 64 bits");
+    if (!machine->holds(in.first, true) || !machine->holds(in.second, false))
+        throw Error(ErrorKind::invalid_parameter, "FF1 half is not below radix^(its length)");
+    rounds(*aes_, *machine, in.first, in.second, radix, length, tweak, encrypting);
+    return in;
+}
+
+void Ff1::run(std::span<const std::uint32_t> in, std::uint32_t radix, std::span<const std::uint8_t> tweak,
+              std::span<std::uint32_t> out, bool encrypting) const {
+    const std::size_t n = in.size();
+    check_domain(radix, n);
+    check_tweak(tweak);
+    if (out.size() != n) throw Error(ErrorKind::invalid_parameter, "FF1 output must have the input's length");
+    for (const std::uint32_t numeral : in)
+        if (numeral >= radix) throw Error(ErrorKind::invalid_parameter, "FF1 numeral is not below the radix");
+    const std::size_t u = n / 2, v = n - u;
+    if (const std::optional<MachineArithmetic> machine = MachineArithmetic::of(radix, u, v)) {
+        run_numerals(*aes_, *machine, in, radix, tweak, out, encrypting);
+    } else {
+        run_numerals(*aes_, BigArithmetic(radix, u, v), in, radix, tweak, out, encrypting);
+    }
 }
 
 }  // namespace idcodec::crypt

@@ -10,6 +10,9 @@
 
 namespace idcodec::crypt {
 
+// AES with one key, in an OpenSSL cipher context (defined with FF1's rounds).
+class Aes;
+
 // Not for use from two threads at once: encryption runs in the object's one OpenSSL cipher context.
 class Ff1 {
 public:
@@ -36,18 +39,30 @@ public:
     void decrypt(std::span<const std::uint32_t> in, std::uint32_t radix, std::span<const std::uint8_t> tweak,
                  std::span<std::uint32_t> out) const;
 
+    // A numeral string of `length` numerals given by the values of its halves: `first` is the number its first
+    // length / 2 (rounded down) numerals spell, `second` the rest's. Encrypted IDs take this form: no numeral is
+    // written, nor read. Only for domains whose halves stay below 2^64 (halves_fit).
+    struct Halves {
+        std::uint64_t first, second;
+        bool operator==(const Halves&) const = default;
+    };
+    static bool halves_fit(std::uint32_t radix, std::size_t length) noexcept;
+
+    // Throws as the numeral forms do, and Error(invalid_parameter) for a domain whose halves do not fit or a half
+    // not below radix^(its length).
+    Halves encrypt(Halves in, std::uint32_t radix, std::size_t length, std::span<const std::uint8_t> tweak) const;
+    Halves decrypt(Halves in, std::uint32_t radix, std::size_t length, std::span<const std::uint8_t> tweak) const;
+
     // Throws Error(invalid_parameter) unless numeral strings of `length` in `radix` are a domain FF1 accepts.
     static void check_domain(std::uint32_t radix, std::size_t length);
 
 private:
-    struct Cipher;
     void run(std::span<const std::uint32_t> in, std::uint32_t radix, std::span<const std::uint8_t> tweak,
              std::span<std::uint32_t> out, bool encrypting) const;
-    template <class Halves>
-    void rounds(const Halves& halves, std::span<const std::uint32_t> in, std::uint32_t radix,
-                std::span<const std::uint8_t> tweak, std::span<std::uint32_t> out, bool encrypting) const;
+    Halves run(Halves in, std::uint32_t radix, std::size_t length, std::span<const std::uint8_t> tweak,
+               bool encrypting) const;
 
-    std::unique_ptr<Cipher> cipher_;
+    std::unique_ptr<Aes> aes_;
 };
 
 }  // namespace idcodec::crypt

@@ -12,9 +12,9 @@
 #include <string_view>
 
 #include "core/common/code_point_index.hpp"
+#include "core/common/divisor.hpp"
 #include "core/common/footprint.hpp"
 #include "core/common/utf8.hpp"
-#include "core/ids/divisor.hpp"
 
 namespace idcodec {
 

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "core/common/code_point_index.hpp"
+#include "core/common/divisor.hpp"
 #include "core/common/footprint.hpp"
 #include "core/common/stop_token.hpp"
-#include "core/ids/divisor.hpp"
 #include "core/ids/id_out.hpp"
 #include "core/ids/step_memo.hpp"
 

@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/divisor.hpp"
 #include "core/common/footprint.hpp"
 #include "core/common/stop_token.hpp"
 #include "core/ids/blocklist.hpp"
-#include "core/ids/divisor.hpp"
 #include "core/ids/step_memo.hpp"
 
 namespace idcodec {

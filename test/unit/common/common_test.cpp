@@ -1,9 +1,12 @@
-// What every family uses: UTF-8, code point lookup and the bounded settings cache.
+// What every family uses: UTF-8, code point lookup, division by multiplication and the bounded settings cache.
+#include <cstdint>
 #include <gtest/gtest.h>
+#include <random>
 #include <string>
 
 #include "core/common/code_point_index.hpp"
 #include "core/common/config_cache.hpp"
+#include "core/common/divisor.hpp"
 #include "core/common/utf8.hpp"
 
 namespace idcodec {
@@ -17,6 +20,21 @@ TEST(CodePointIndex, AsciiAndBeyond) {
     EXPECT_EQ(index.find(U'😀'), 3u);
     EXPECT_EQ(index.find(U'c'), CodePointIndex::npos);
     EXPECT_EQ(index.find(U'本'), CodePointIndex::npos);
+}
+
+TEST(Divisor, AgreesWithHardwareDivision) {
+    std::mt19937_64 random(7);
+    for (std::uint32_t d : {1u, 2u, 3u, 7u, 16u, 49u, 62u, 64u, 1000u, 65535u, 4294967295u}) {
+        const Divisor divisor(d);
+        for (int i = 0; i < 20000; ++i) {
+            std::uint64_t n = random();
+            if (i % 2) n >>= 32;  // the multiplication path
+            if (i % 5 == 0) n = (n >> 32) | 0xFFFFFFFFull;
+            std::uint64_t remainder;
+            ASSERT_EQ(divisor.divide(n, remainder), n / d) << n << " / " << d;
+            ASSERT_EQ(remainder, n % d) << n << " % " << d;
+        }
+    }
 }
 
 TEST(Utf8, RoundTripAndRejection) {

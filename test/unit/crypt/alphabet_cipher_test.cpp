@@ -107,6 +107,20 @@ TEST(AlphabetCipher, DefaultLength) {
     }
 }
 
+TEST(AlphabetCipher, MaxLength) {
+    // the longest whose second half, of length - length / 2 numerals, stays below 2^64
+    EXPECT_EQ(AlphabetCipher::max_id_length(62), 20u);    // 62^10 < 2^64 < 62^11
+    EXPECT_EQ(AlphabetCipher::max_id_length(10), 38u);    // 10^19 < 2^64 < 10^20
+    EXPECT_EQ(AlphabetCipher::max_id_length(2), 126u);    // 2^63 < 2^64 = 2^(127 - 63)
+    EXPECT_EQ(AlphabetCipher::max_id_length(65536), 6u);  // 65536^3 < 2^64 = 65536^(7 - 3)
+    const AlphabetCipher cipher(std::vector<std::uint8_t>(16, 3), "0123456789");
+    EXPECT_EQ(cipher.decode_id(cipher.encode_id(INT64_MAX, {}, 38), {}, 38), INT64_MAX);
+    for (const std::size_t length : {39u, 1024u, 5000u}) {
+        EXPECT_THROW((void)cipher.encode_id(1, {}, length), Error);
+        EXPECT_THROW((void)cipher.decode_id(std::string(length, '1'), {}, length), Error);
+    }
+}
+
 TEST(AlphabetCipher, RefusesBadArgumentsAndAnswersNothingForBadCodes) {
     const std::vector<std::uint8_t> key(32, 1);
     const AlphabetCipher cipher(key, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");

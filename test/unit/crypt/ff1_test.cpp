@@ -58,6 +58,40 @@ TEST(Ff1Vectors, NistSamples) { EXPECT_EQ(check_file("nist-samples.jsonl"), 9); 
 
 TEST(Ff1Vectors, NobleCiphers) { EXPECT_EQ(check_file("ff1-noble.jsonl"), 300); }
 
+// The halves' form is the numeral form with each half read as a number (as encrypted IDs use it).
+TEST(Ff1, HalvesAgreeWithNumerals) {
+    const Ff1 ff1(std::vector<std::uint8_t>(24, 9));
+    std::uint64_t state = 12345;
+    const auto next = [&] { return (state = state * 6364136223846793005u + 1442695040888963407u) >> 33; };
+    for (const std::uint32_t radix : {2u, 10u, 36u, 62u, 1000u, 65536u}) {
+        for (std::size_t length = 2; length <= 40; ++length) {
+            try {
+                Ff1::check_domain(radix, length);
+            } catch (const Error&) {
+                continue;
+            }
+            if (!Ff1::halves_fit(radix, length)) break;
+            std::vector<std::uint32_t> plain(length), cipher(length);
+            for (auto& numeral : plain) numeral = static_cast<std::uint32_t>(next() % radix);
+            const std::vector<std::uint8_t> tweak(next() % 20, static_cast<std::uint8_t>(length));
+            ff1.encrypt(plain, radix, tweak, cipher);
+            const auto value = [&](const std::vector<std::uint32_t>& numerals, std::size_t from, std::size_t to) {
+                std::uint64_t x = 0;
+                for (std::size_t k = from; k < to; ++k) x = x * radix + numerals[k];
+                return x;
+            };
+            const Ff1::Halves in{value(plain, 0, length / 2), value(plain, length / 2, length)};
+            const Ff1::Halves out{value(cipher, 0, length / 2), value(cipher, length / 2, length)};
+            EXPECT_EQ(ff1.encrypt(in, radix, length, tweak), out) << "radix " << radix << " length " << length;
+            EXPECT_EQ(ff1.decrypt(out, radix, length, tweak), in) << "radix " << radix << " length " << length;
+        }
+    }
+    EXPECT_FALSE(Ff1::halves_fit(62, 21));
+    EXPECT_EQ(error_of([&] { ff1.encrypt(Ff1::Halves{0, 0}, 62, 21, {}); }), ErrorKind::invalid_parameter);
+    EXPECT_EQ(error_of([&] { ff1.encrypt(Ff1::Halves{1000, 0}, 10, 6, {}); }), ErrorKind::invalid_parameter);
+    EXPECT_EQ(error_of([&] { ff1.encrypt(Ff1::Halves{0, 1000}, 10, 6, {}); }), ErrorKind::invalid_parameter);
+}
+
 TEST(Ff1, RefusesWhatTheStandardRefuses) {
     const std::vector<std::uint8_t> key(16, 7);
     const Ff1 ff1(key);

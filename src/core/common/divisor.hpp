@@ -1,4 +1,4 @@
-// Division by a divisor known in advance (an alphabet's length), done by multiplication for numerators below
+// Division by a divisor known in advance (an alphabet's length, a radix), done by multiplication for numerators below
 // 2^32: Lemire, Kaser and Kurz, "Faster remainder by direct computation" (2019). Larger numerators divide normally.
 #pragma once
 #include "core/common/no_postgres.hpp"
