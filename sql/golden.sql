@@ -71,4 +71,23 @@ FROM golden_image i, unnest(ARRAY['fastcdc', 'fastcdc2016', 'ronomon', 'rabin', 
                 digest => 'sha256') c
 GROUP BY a.algorithm ORDER BY a.algorithm COLLATE "C";
 SELECT winnow('The quick brown fox jumps over the lazy dog', 4, 3) AS fingerprints;
+-- encrypted IDs, frozen at 1.2.0: NIST SP 800-38G's FF1 samples 1, 2, 3 and 9, and encrypted IDs of @noble/ciphers
+-- 2.4.0 (test/vectors/ff1/)
+SELECT ff1_encrypt('0123456789', '\x2b7e151628aed2a6abf7158809cf4f3c', '0123456789') AS sample_1,
+       ff1_encrypt('0123456789', '\x2b7e151628aed2a6abf7158809cf4f3c', '0123456789', '\x39383736353433323130') AS sample_2,
+       ff1_encrypt('0123456789abcdefghi', '\x2b7e151628aed2a6abf7158809cf4f3c', '0123456789abcdefghijklmnopqrstuvwxyz',
+                   '\x3737373770717273373737') AS sample_3,
+       ff1_decrypt('xs8a0azh2avyalyzuwd', '\x2b7e151628aed2a6abf7158809cf4f3cef4359d8d580aa4f7f036d6f04fc6a94',
+                   '0123456789abcdefghijklmnopqrstuvwxyz', '\x3737373770717273373737') AS sample_9_decrypted;
+SELECT number, idcrypt_encode(number, key, tweak, length, alphabet) AS code,
+       idcrypt_decode(idcrypt_encode(number, key, tweak, length, alphabet), key, tweak, length, alphabet) AS back
+FROM (VALUES (0, '\xec6da99093b6d9100e464cc665298f7ca26b75c90eaca73a281a0e7c462232c2'::bytea, 'ключ', 18, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'),
+             (1, '\xb1443e986157e766ba4b7557dbf805ef'::bytea, 't1', 16, '0123456789abcdefghjkmnpqrstvwxyz'),
+             (42, '\x40b01769410139f1424a42800de502d4ef5464d00155b1d4'::bytea, 'customer', 24, '0123456789'),
+             (528419383, '\xb825cd1450aed73c62a8f3d82f059d223c3cdcc56c04ec21bb7a5ca097f2ed24'::bytea, 'ключ', 16, '0123456789abcdefghijklmnopqrstuvwxyz'),
+             (0, '\x695965a5b61bc1c893aad9b08f30128a43b594d198a9b00f'::bytea, 'invoice', 22, '0123456789'),
+             (1, '\xcf1a42c45d318dea2f8b82377f9192e32cecc73e6e0a561c684e301cae47bd5c'::bytea, 'customer', 18, '0123456789abcdefghjkmnpqrstvwxyz')) AS v(number, key, tweak, length, alphabet);
+SELECT idcrypt_encode(n, '\x2b7e151628aed2a6abf7158809cf4f3c'::bytea) IS NOT NULL AS default_length_encodes,
+       length(idcrypt_encode(n, '\x2b7e151628aed2a6abf7158809cf4f3c'::bytea)) AS length
+FROM golden_number WHERE n = 9223372036854775807;
 DROP EXTENSION idcodec_pg_hashids;

@@ -23,6 +23,8 @@ int sqlstate_of(ErrorKind kind) {
             return ERRCODE_INVALID_TEXT_REPRESENTATION;
         case ErrorKind::program_limit:
             return ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+        case ErrorKind::undefined_object:
+            return ERRCODE_UNDEFINED_OBJECT;
         case ErrorKind::interrupted:
             return ERRCODE_QUERY_CANCELED;
     }

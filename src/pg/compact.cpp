@@ -3,6 +3,7 @@
 #include <array>
 #include <optional>
 
+#include "core/common/hex.hpp"
 #include "core/common/utf8.hpp"
 #include "core/ids/compact.hpp"
 #include "core/ids/keyed_shuffle.hpp"
@@ -17,6 +18,7 @@ extern "C" {
 }
 
 using idcodec::Alphabet;
+using idcodec::parse_hex;
 using idcodec::StopToken;
 using namespace idcodec::compact;
 using namespace idcodec::pg;

@@ -1,5 +1,6 @@
-// Module entry: the magic block, the GUC and the backend's configuration cache.
+// Module entry: the magic block, the settings and the backend's configuration cache.
 #include "pg/call_site.hpp"
+#include "pg/keyring.hpp"
 
 extern "C" {
 IDCODEC_MODULE_MAGIC;
@@ -31,5 +32,6 @@ void _PG_init(void) {
         "Each distinct combination of settings is prepared once and reused while it stays among "
         "the most recently used; results never depend on this setting.",
         &idcodec::pg::cache_size, 64, 0, 100000, PGC_USERSET, 0, nullptr, idcodec::pg::assign_cache_size, nullptr);
+    idcodec::pg::define_keyring_setting(process_shared_preload_libraries_in_progress);
     MarkGUCPrefixReserved("idcodec");
 }

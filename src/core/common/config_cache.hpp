@@ -15,17 +15,35 @@
 #include <utility>
 
 #include "core/common/footprint.hpp"
+#include "core/common/secret.hpp"
 
 namespace idcodec {
 
-// The settings a configuration was built from, as one string: each part with its length.
+// The settings a configuration was built from, as one string: each part with its length. A key (FF1's) may be
+// among them, so the bytes are erased when the object is destroyed or assigned, and are written once, into memory
+// of their final size (a growing string would leave copies behind in the memory it frees).
 class SettingsKey {
 public:
     static SettingsKey of(std::span<const std::string_view> parts) {
+        std::size_t size = 0;
+        for (const std::string_view part : parts) size += sizeof(std::uint64_t) + part.size();
         SettingsKey key;
+        key.bytes_.reserve(size);
         for (const std::string_view part : parts) key.append(part);
         return key;
     }
+
+    SettingsKey() = default;
+    ~SettingsKey() { erase(); }
+    // The moved-from string keeps no heap memory; bytes it held in place are erased by its destructor.
+    SettingsKey(SettingsKey&& other) noexcept = default;
+    SettingsKey& operator=(SettingsKey&& other) noexcept {
+        erase();
+        bytes_ = std::move(other.bytes_);
+        return *this;
+    }
+    SettingsKey(const SettingsKey&) = delete;
+    SettingsKey& operator=(const SettingsKey&) = delete;
 
     // True when built from the same parts; allocates nothing.
     bool matches(std::span<const std::string_view> parts) const noexcept {
@@ -38,6 +56,8 @@ public:
     const std::string& bytes() const noexcept { return bytes_; }
 
 private:
+    void erase() noexcept { wipe(bytes_.data(), bytes_.capacity()); }
+
     void append(std::string_view part) {
         const auto length = static_cast<std::uint64_t>(part.size());
         bytes_.append(reinterpret_cast<const char*>(&length), sizeof length);
@@ -66,17 +86,16 @@ public:
     // The cached configuration of type Config for `key`, or a new one from `make()` (which may throw), remembered.
     template <class Config, class Make>
     std::shared_ptr<const Config> get(const SettingsKey& key, Make&& make) {
-        std::string typed_key = typeid(Config).name();
-        typed_key += '\0';
-        typed_key += key.bytes();
-        if (const auto found = index_.find(typed_key); found != index_.end()) {
+        const std::string_view parts[] = {typeid(Config).name(), key.bytes()};
+        SettingsKey typed_key = SettingsKey::of(parts);
+        if (const auto found = index_.find(typed_key.bytes()); found != index_.end()) {
             entries_.splice(entries_.begin(), entries_, found->second);
             return std::static_pointer_cast<const Config>(found->second->config);
         }
         auto config = std::make_shared<const Config>(make());
-        const std::size_t bytes = config->footprint() + heap_bytes(typed_key) + entry_overhead;
+        const std::size_t bytes = config->footprint() + heap_bytes(typed_key.bytes()) + entry_overhead;
         entries_.push_front({std::move(typed_key), config, bytes});
-        index_.emplace(entries_.front().key, entries_.begin());
+        index_.emplace(entries_.front().key.bytes(), entries_.begin());
         bytes_ += bytes;
         trim();
         return config;
@@ -92,7 +111,7 @@ public:
 
 private:
     struct Entry {
-        std::string key;
+        SettingsKey key;
         std::shared_ptr<const void> config;
         std::size_t bytes;
     };
@@ -106,7 +125,7 @@ private:
     void trim() {
         while (!entries_.empty() && (entries_.size() > capacity_ || bytes_ > byte_budget_)) {
             bytes_ -= entries_.back().bytes;
-            index_.erase(entries_.back().key);
+            index_.erase(entries_.back().key.bytes());
             entries_.pop_back();
         }
     }

@@ -13,6 +13,7 @@ enum class ErrorKind {
     out_of_range,       // a number is negative or too large
     invalid_text,       // malformed input text given to an encoder
     program_limit,      // a result would exceed what the host can store
+    undefined_object,   // a named thing (a key of the keyring) does not exist
     interrupted,        // the host asked long work to stop; not a user-visible error
 };
 

@@ -23,15 +23,6 @@ std::size_t digits_of(std::uint64_t number, const Alphabet& alphabet, std::uint3
     return count;
 }
 
-// Hex digit values by byte, -1 for anything else: a table, because branching on random digits mispredicts.
-constexpr std::array<std::int8_t, 256> hex_values = [] {
-    std::array<std::int8_t, 256> values{};
-    values.fill(-1);
-    for (int i = 0; i < 10; ++i) values['0' + i] = static_cast<std::int8_t>(i);
-    for (int i = 0; i < 6; ++i) values['a' + i] = values['A' + i] = static_cast<std::int8_t>(10 + i);
-    return values;
-}();
-
 // The 6-bit groups of `bytes`, most significant first, a last partial group padded with zero bits. Three bytes
 // make four groups; the rest (one or two bytes) is taken bit by bit. Inlined, so that what `emit` writes stays in
 // registers: through a call, every character written could alias the closure's state.
@@ -155,18 +146,6 @@ bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uin
         }
     }
     return (buffer & ((1u << bits) - 1)) == 0;
-}
-
-bool parse_hex(std::string_view hex, std::span<std::uint8_t> bytes) {
-    if (hex.size() != 2 * bytes.size()) return false;
-    int invalid = 0;  // checked once at the end, keeping the loop free of branches
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-        const int high = hex_values[static_cast<unsigned char>(hex[2 * i])];
-        const int low = hex_values[static_cast<unsigned char>(hex[2 * i + 1])];
-        invalid |= high | low;
-        bytes[i] = static_cast<std::uint8_t>(high << 4 | low);
-    }
-    return invalid >= 0;
 }
 
 void append_hex(std::span<const std::uint8_t> bytes, std::string& out) {

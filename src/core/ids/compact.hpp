@@ -37,8 +37,6 @@ void pack6_ascii(std::span<const std::uint8_t> bytes, std::string_view ascii_alp
 // padding bits (so each byte string has one text).
 bool unpack6(std::string_view text, const Alphabet& alphabet, std::span<std::uint8_t> bytes) noexcept;
 
-// Exactly 2 * bytes.size() hex digits, either case.
-bool parse_hex(std::string_view hex, std::span<std::uint8_t> bytes);
 void append_hex(std::span<const std::uint8_t> bytes, std::string& out);
 // Lowercase hex digits of `bytes` into exactly 2 * bytes.size() characters.
 void write_hex(std::span<const std::uint8_t> bytes, std::span<char> out) noexcept;

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "core/common/error.hpp"
+#include "core/common/hex.hpp"
 #include "core/common/utf8.hpp"
 #include "core/ids/digits.hpp"
 #include "core/ids/hashids.hpp"
@@ -36,13 +37,6 @@ std::u32string decode_setting(std::string_view text, const char* name, std::size
 void check_size(std::size_t bytes) {
     if (bytes > Hashids::max_id_bytes)
         throw Error(ErrorKind::program_limit, "hashid would be longer than the maximum of 1 GB");
-}
-
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
 }
 
 // The key of a step's shuffle: the lottery character, the salt and the alphabet before the step, read in place.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/common/error.hpp"
+#include "core/common/hex.hpp"
 #include "core/ids/compact.hpp"
 
 namespace idcodec::compact {
