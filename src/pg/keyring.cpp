@@ -1,3 +1,7 @@
+#include <cstring>
+
+#include "core/common/secret.hpp"
+
 #include "pg/keyring.hpp"
 #include "pg/postgres.hpp"
 
@@ -5,25 +9,52 @@ namespace idcodec::pg {
 
 namespace {
 
-char* keyring = nullptr;
+// What the setting itself holds, whatever the keyring: SHOW and pg_settings show only this, and the server, which
+// logs a setting's new value when a reload changes it, never sees it change. The keyring proper is kept as the
+// setting's "extra".
+constexpr char shown_value[] = "(hidden)";
+
+char* shown = nullptr;
+const char* keyring = "";
 std::uint64_t generation = 0;
 bool loaded_at_server_start = false;
 
-void count_assignment(const char*, void*) { ++generation; }
+// Never refuses a value: refusing makes the server log it. A malformed keyring is reported when a name is looked up.
+bool keep_keyring(char** newval, void** extra, GucSource) {
+    const std::size_t size = std::strlen(*newval) + 1;
+    auto* kept = static_cast<char*>(setting_memory(size));
+    auto* constant = static_cast<char*>(setting_memory(sizeof shown_value));
+    if (kept == nullptr || constant == nullptr) {
+        free_setting_memory(kept);
+        free_setting_memory(constant);
+        return false;  // out of memory, which the server has logged
+    }
+    std::memcpy(kept, *newval, size);
+    std::memcpy(constant, shown_value, sizeof shown_value);
+    idcodec::wipe(*newval, size);
+    free_setting_memory(*newval);
+    *newval = constant;
+    *extra = kept;
+    return true;
+}
+
+void use_keyring(const char*, void* extra) {
+    keyring = extra != nullptr ? static_cast<const char*>(extra) : "";
+    ++generation;
+}
 
 }  // namespace
 
 void define_keyring_setting(bool at_server_start) {
     loaded_at_server_start = at_server_start;
     // SIGHUP: set only in the configuration files (so only by a superuser), and read again on a reload.
-    // GUC_SUPERUSER_ONLY: SHOW, current_setting() and pg_settings show it only to superusers and members of
-    // pg_read_all_settings. Neither the value nor a part of it appears in any message of idcodec's.
+    // GUC_SUPERUSER_ONLY: only superusers and members of pg_read_all_settings see even the constant it shows.
     DefineCustomStringVariable(
         "idcodec.keyring", "Named FF1 keys for idcrypt_encode and idcrypt_decode (key_name => ...).",
-        "Entries name=hex separated by commas or spaces; keys of 32, 48 or 64 hex digits. Only superusers can "
-        "read or set it; usable only with idcodec in shared_preload_libraries.",
-        &keyring, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr,
-        count_assignment, nullptr);
+        "Entries name=hex separated by commas or spaces; keys of 32, 48 or 64 hex digits. Set in the server's "
+        "configuration; never shown. Usable only with idcodec in shared_preload_libraries.",
+        &shown, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, keep_keyring, use_keyring,
+        nullptr);
 }
 
 std::string_view keyring_text() {
@@ -33,7 +64,7 @@ std::string_view keyring_text() {
                         errdetail("Loaded later, the server would have kept idcodec.keyring from the configuration "
                                   "file where every role can read it."),
                         errhint("Add idcodec to shared_preload_libraries and restart the server.")));
-    return keyring != nullptr ? std::string_view(keyring) : std::string_view();
+    return keyring;
 }
 
 std::uint64_t keyring_generation() noexcept { return generation; }

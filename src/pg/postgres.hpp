@@ -33,3 +33,21 @@ extern "C" {
 #else
 #define IDCODEC_MODULE_MAGIC PG_MODULE_MAGIC
 #endif
+
+// Memory for a setting's value and a check hook's extra: malloc() before PostgreSQL 16, guc_malloc() since (the
+// server frees it with free() or guc_free() accordingly). Null when out of memory.
+inline void* setting_memory(std::size_t size) {
+#if PG_VERSION_NUM >= 160000
+    return guc_malloc(LOG, size);
+#else
+    return malloc(size);
+#endif
+}
+
+inline void free_setting_memory(void* memory) {
+#if PG_VERSION_NUM >= 160000
+    guc_free(memory);
+#else
+    free(memory);
+#endif
+}
