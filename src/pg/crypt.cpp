@@ -32,8 +32,8 @@ const AlphabetCipher& cipher_argument(FunctionCallInfo fcinfo, CipherSite& site,
     const text* alphabet = PG_GETARG_TEXT_PP(alphabet_argument);
     const struct varlena* key = PG_GETARG_VARLENA_PP(key_argument);
     const std::uint64_t generation = form == KeyForm::name ? keyring_generation() : 0;
-    const std::string_view settings[] = {form == KeyForm::name ? "name" : "bytes", key_part(generation),
-                                         raw_bytes(key), raw_bytes(alphabet)};
+    const std::string_view settings[] = {form == KeyForm::name ? "name" : "bytes", key_part(generation), raw_bytes(key),
+                                         raw_bytes(alphabet)};
     if (!site.matches(settings)) {
         const std::string_view alphabet_utf8 = utf8_of(alphabet);
         const std::string_view keyring = form == KeyForm::name ? keyring_text() : std::string_view();

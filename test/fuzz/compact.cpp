@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/common/error.hpp"
+#include "core/common/hex.hpp"
 #include "core/ids/compact.hpp"
 
 #include "fuzz_input.hpp"
@@ -39,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             compact::unpack6(code, alphabet, object_id);
         }
         std::array<std::uint8_t, 12> bytes;
-        compact::parse_hex(code, bytes);
+        parse_hex(code, bytes);
         compact::shortcode_candidates(code, 1 + static_cast<int>(size % 8), static_cast<std::int64_t>(size % 3),
                                       alphabet);
     } catch (const Error&) {

@@ -17,7 +17,8 @@ std::vector<std::uint8_t> bytes(const std::optional<SecretBytes>& key) {
 TEST(Keyring, FindsKeysByName) {
     const std::string keyring =
         " customers=2b7e151628aed2a6abf7158809cf4f3c,\n\tinvoices=000102030405060708090A0B0C0D0E0F1011121314151617 "
-        "k_3=" + std::string(64, 'f');
+        "k_3=" +
+        std::string(64, 'f');
     EXPECT_EQ(bytes(key_of(keyring, "customers")),
               (std::vector<std::uint8_t>{0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6, 0xab, 0xf7, 0x15, 0x88, 0x09,
                                          0xcf, 0x4f, 0x3c}));
