@@ -91,7 +91,7 @@ std::optional<IdArguments> id_arguments(FunctionCallInfo fcinfo, CipherSite& sit
     const AlphabetCipher& cipher = cipher_argument(fcinfo, site, 1, 4, form);
     std::size_t length = 0;
     if (PG_ARGISNULL(3)) {
-        guarded([&](StopToken) { length = AlphabetCipher::default_id_length(cipher.radix()); });
+        length = cipher.default_id_length();
     } else {
         const int32 given = PG_GETARG_INT32(3);
         if (given < 0)
@@ -108,7 +108,7 @@ Datum id_encode(FunctionCallInfo fcinfo, KeyForm form) {
     const std::optional<IdArguments> call = id_arguments(fcinfo, site, form);
     if (!call) PG_RETURN_NULL();
     const std::uint64_t number = non_negative_bigint(fcinfo, 0);
-    guarded([&](StopToken) { site.text = call->cipher->encode_id(number, call->tweak, call->length); });
+    guarded([&](StopToken) { call->cipher->encode_id(number, call->tweak, call->length, site.text); });
     PG_RETURN_TEXT_P(text_from_utf8(site.text));
 }
 

@@ -23,6 +23,7 @@ ROUNDS=${BENCH_ROUNDS:-5}
 TEMP_BUFFERS=1GB  # the tables below take about 585 MB (the run prints their size)
 ROWS=1000000
 SALT='this is my salt'
+KEY="'\\x2b7e151628aed2a6abf7158809cf4f3c'"  # an AES-128 key literal (NIST's FF1 samples use it)
 
 # One-time preparation, run in the benchmark session before any timing (temp tables live as long as the session).
 # Every table has a bigint column i, so a row reading a table is divided by count(i::text) over the same table: a
@@ -50,6 +51,9 @@ INSERT INTO big SELECT decode(string_agg(md5(i::text), '' ORDER BY i), 'hex') FR
 -- 1 MB for the per-window functions, and 8 KB of text to search
 CREATE TEMP TABLE small AS SELECT substr(data, 1, 1048576) AS data FROM big;
 CREATE TEMP TABLE haystack AS SELECT string_agg(md5(i::text), ' ') AS t FROM generate_series(1, 250) i;
+-- encrypted IDs, and the same numbers encrypted by pgcrypto
+CREATE TEMP TABLE crypt_ids AS SELECT i::bigint, idcrypt_encode(i, $KEY::bytea) AS c FROM generate_series(1, $ROWS) i;
+VACUUM (FREEZE, ANALYZE) crypt_ids;
 SQL
 )
 
@@ -94,6 +98,12 @@ BENCH_ROWS=(
     "rolling_hash buzhash 1 MB|||SELECT count(*) FROM small, rolling_hash(small.data, 64, 'buzhash')"
     "detoast 64 MB|||SELECT get_byte(data, 67108863) FROM big"
     "cdc_chunks 64 MB|detoast 64 MB|1.3|SELECT count(*) FROM big, cdc_chunks(big.data)"
+    # What a user has without idcodec to encrypt an id: pgcrypto's AES (which gives 16 bytes, no short ID).
+    "pgcrypto encrypt(int8send(i), key, 'aes')|floor: generate_series||SELECT count(encrypt(int8send(i), $KEY, 'aes')) FROM $GS"
+    "idcrypt_encode|pgcrypto encrypt(int8send(i), key, 'aes')|0.5|SELECT count(idcrypt_encode(i, $KEY::bytea)) FROM $GS"
+    "floor: crypt_ids|||SELECT count(i::text) FROM crypt_ids"
+    "pgcrypto encrypt (crypt_ids)|floor: crypt_ids||SELECT count(encrypt(int8send(i), $KEY, 'aes')) FROM crypt_ids"
+    "idcrypt_decode|pgcrypto encrypt (crypt_ids)|0.5|SELECT count(idcrypt_decode(c, $KEY::bytea)) FROM crypt_ids"
 )
 
 if [ -n "${PGHOST:-}" ] && psql -Xqtc 'select 1' >/dev/null 2>&1; then
@@ -114,7 +124,16 @@ for row in "${BENCH_ROWS[@]}"; do
 done
 values_sql=$(IFS=','; echo "${values[*]}")
 
+# A core call's time in ns (real time of core_bench's benchmark NAME), when the core bench is built.
+core_ns() {
+    [ -x "${BUILD:-build}/core_bench" ] || return 0
+    "${BUILD:-build}/core_bench" --benchmark_filter="^$1\$" --benchmark_min_time=1 --benchmark_format=csv 2>/dev/null |
+        awk -F, -v name="$1" '$1 == name || $1 == "\"" name "\"" { print $3 }'
+}
+
 if [ "${BENCH_MAIN:-1}" = 1 ]; then
+CORE_ENCODE_NS=$(core_ns BM_IdcryptEncode)
+CORE_DECODE_NS=$(core_ns BM_IdcryptDecode)
 log "benchmarking ${#BENCH_ROWS[@]} queries over $ROWS rows, best of $ROUNDS"
 psql -X -q -v ON_ERROR_STOP=1 <<SQL
 SET client_min_messages = warning;
@@ -122,6 +141,7 @@ SET temp_buffers = '$TEMP_BUFFERS';
 SET max_parallel_workers_per_gather = 0;
 SET jit = off;
 CREATE EXTENSION IF NOT EXISTS idcodec;
+CREATE EXTENSION IF NOT EXISTS pgcrypto;
 
 $SETUP_SQL
 
@@ -205,6 +225,18 @@ SELECT b.name,
             ELSE b.reads || ' of ' || (b.hits + b.reads) || ' read in' END AS "table blocks"
 FROM bench b JOIN bench f ON f.name = b.floor
 ORDER BY b.ord;
+
+-- The shim's share: a call's cost in SQL (its row less its table's floor, per row) against the same call in the
+-- core alone (core_bench, just before this session).
+\echo
+SELECT s.name, to_char((s.best_ms - f.best_ms) * 1e6 / $ROWS, 'FM99990') AS "SQL ns per call",
+       to_char(c.ns, 'FM99990') AS "core ns per call",
+       to_char((s.best_ms - f.best_ms) * 1e6 / $ROWS / c.ns, 'FM990.00') AS ratio, '≤ 2.00' AS target,
+       CASE WHEN (s.best_ms - f.best_ms) * 1e6 / $ROWS / c.ns <= 2 THEN 'meets' ELSE 'misses' END AS verdict
+FROM (VALUES ('idcrypt_encode', 'floor: generate_series', ${CORE_ENCODE_NS:-NULL}::numeric),
+             ('idcrypt_decode', 'floor: crypt_ids', ${CORE_DECODE_NS:-NULL}::numeric)) AS c(name, floor, ns)
+JOIN bench s ON s.name = c.name JOIN bench f ON f.name = c.floor
+WHERE c.ns IS NOT NULL;
 SQL
 fi
 

@@ -31,7 +31,8 @@ AlphabetCipher::AlphabetCipher(std::span<const std::uint8_t> key, std::string_vi
     : ff1_(key),
       alphabet_(alphabet_characters(alphabet)),
       index_(alphabet_),
-      radix_(static_cast<std::uint32_t>(alphabet_.size())) {
+      radix_(static_cast<std::uint32_t>(alphabet_.size())),
+      default_id_length_(default_id_length(radix_.value())) {
     for (std::uint32_t k = 0; k < alphabet_.size(); ++k)
         if (index_.find(alphabet_[k]) != k)
             throw Error(ErrorKind::invalid_parameter, "FF1 alphabet must not repeat a character");
@@ -122,8 +123,8 @@ void AlphabetCipher::append_number(std::uint64_t value, std::size_t count, std::
     append_text(std::span<const std::uint32_t>(numerals, count), out);
 }
 
-std::string AlphabetCipher::encode_id(std::uint64_t number, std::span<const std::uint8_t> tweak,
-                                      std::size_t length) const {
+void AlphabetCipher::encode_id(std::uint64_t number, std::span<const std::uint8_t> tweak, std::size_t length,
+                               std::string& code) const {
     if (number > max_number)
         throw Error(ErrorKind::out_of_range, "idcrypt can only encode numbers from 0 to 9223372036854775807");
     const Ff1::Halves domains = half_domains(length);
@@ -133,11 +134,9 @@ std::string AlphabetCipher::encode_id(std::uint64_t number, std::span<const std:
         throw Error(ErrorKind::invalid_parameter, "idcrypt length " + std::to_string(length) + " is too short for " +
                                                       std::to_string(number) + " in radix " + std::to_string(radix()));
     const Ff1::Halves encrypted = ff1_.encrypt(plain, radix(), length, tweak);
-    std::string code;
-    code.reserve(length);
+    code.clear();
     append_number(encrypted.first, length / 2, code);
     append_number(encrypted.second, length - length / 2, code);
-    return code;
 }
 
 std::optional<std::uint64_t> AlphabetCipher::decode_id(std::string_view code, std::span<const std::uint8_t> tweak,

@@ -30,6 +30,8 @@ public:
     AlphabetCipher(std::span<const std::uint8_t> key, std::string_view alphabet);
 
     std::uint32_t radix() const noexcept { return radix_.value(); }
+    // default_id_length(radix()), computed once
+    std::size_t default_id_length() const noexcept { return default_id_length_; }
 
     // Text of the alphabet (UTF-8) encrypted or decrypted; nothing when it has a character outside the alphabet.
     // Throws Error(invalid_parameter) for a length FF1 refuses (see Ff1::check_domain) or a tweak too long.
@@ -47,7 +49,14 @@ public:
 
     // Throws Error(out_of_range) for a number above 2^63 - 1, Error(invalid_parameter) for a length the number does
     // not fit in, that FF1 refuses or above max_id_length.
-    std::string encode_id(std::uint64_t number, std::span<const std::uint8_t> tweak, std::size_t length) const;
+    // The code replaces `code`'s contents (whose memory is reused: the shim encodes every row into one string).
+    void encode_id(std::uint64_t number, std::span<const std::uint8_t> tweak, std::size_t length,
+                   std::string& code) const;
+    std::string encode_id(std::uint64_t number, std::span<const std::uint8_t> tweak, std::size_t length) const {
+        std::string code;
+        encode_id(number, tweak, length, code);
+        return code;
+    }
     // Nothing for a code that is not `length` characters of the alphabet or that decrypts above 2^63 - 1; throws
     // Error(invalid_parameter) only for a length encode_id refuses.
     std::optional<std::uint64_t> decode_id(std::string_view code, std::span<const std::uint8_t> tweak,
@@ -73,6 +82,7 @@ private:
     std::u32string alphabet_;
     CodePointIndex index_;
     Divisor radix_;
+    std::size_t default_id_length_;
 };
 
 }  // namespace idcodec::crypt

@@ -35,8 +35,8 @@ TEST(Keyring, FindsKeysByName) {
 
 TEST(Keyring, RefusesMalformedEntriesWithoutQuotingThem) {
     const std::string key(32, 'a');
-    for (const std::string keyring : {"a=" + key + ",b", "=" + key, "a-b=" + key, "a=" + key.substr(1),
-                                      "a=" + key.substr(2) + "zz", "a=" + key + " a=" + key}) {
+    for (const std::string& keyring : {"a=" + key + ",b", "=" + key, "a-b=" + key, "a=" + key.substr(1),
+                                       "a=" + key.substr(2) + "zz", "a=" + key + " a=" + key}) {
         try {
             (void)key_of(keyring, "a");
             ADD_FAILURE() << keyring << " was accepted";
