@@ -8,7 +8,8 @@ psql_q() { psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
 psql_q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idcodec" \
        -c "CREATE EXTENSION IF NOT EXISTS idcodec_pg_hashids"
 started=$(psql_q -c "SELECT pg_postmaster_start_time()")
-documented="00000 22023 22003 22004 22P02 54000"
+# 55000 and 42704: a named key without idcodec preloaded, and a name missing from the keyring
+documented="00000 22023 22003 22004 22P02 54000 55000 42704"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -37,7 +38,9 @@ WITH edge(type, value) AS (VALUES
 valid(name, type, value) AS (VALUES
     ('objectid', 'text'::regtype, $$'4e7020cb7cac81af7136236b'$$), ('hex', 'text', $$'507f1f77bcf86cd799439011'$$),
     ('alphabet', 'text', $$'abcdefghijklmnopqrstuvwxyz0123456789'$$), ('window_size', 'integer', '4'),
-    ('k', 'integer', '3'), ('w', 'integer', '4'), ('length', 'integer', '8')
+    ('k', 'integer', '3'), ('w', 'integer', '4'), ('length', 'integer', '8'),
+    ('key', 'bytea', $$'\x2b7e151628aed2a6abf7158809cf4f3c'$$), ('plaintext', 'text', $$'helloworld'$$),
+    ('ciphertext', 'text', $$'helloworld'$$), ('key_name', 'text', $$'customers'$$)
 ),
 by_type(type, value) AS (VALUES
     ('text'::regtype, $$'hello world'$$), ('integer', '1'), ('bigint', '42'), ('boolean', 'false'),
