@@ -205,12 +205,13 @@ COMMENT ON FUNCTION idcrypt_decode(text, bytea, text, int, text) IS
 'the number of an encrypted ID; NULL for a code not made with this key, tweak, length and alphabet';
 
 -- The keyring forms: IMMUTABLE on the promise that a name's key never changes once used (rotating a key means a new
--- name); a name missing from idcodec.keyring is an error.
+-- name); a name missing from idcodec.keyring is an error. PARALLEL RESTRICTED: a parallel worker cannot read the
+-- keyring (a leader passes on settings as SHOW shows them, and the keyring shows only a constant).
 CREATE FUNCTION idcrypt_encode(number bigint, key_name text, tweak text DEFAULT '', length int DEFAULT NULL,
                                alphabet text DEFAULT '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')
 RETURNS text
 AS 'MODULE_PATHNAME', 'idcodec_idcrypt_encode_named'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
+LANGUAGE C IMMUTABLE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION idcrypt_encode(bigint, text, text, int, text) IS
 'encrypted ID under the key of that name in idcodec.keyring (superuser-only setting, needs shared_preload_libraries)';
 
@@ -218,7 +219,7 @@ CREATE FUNCTION idcrypt_decode(code text, key_name text, tweak text DEFAULT '', 
                                alphabet text DEFAULT '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'idcodec_idcrypt_decode_named'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
+LANGUAGE C IMMUTABLE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION idcrypt_decode(text, text, text, int, text) IS
 'the number of an encrypted ID made under the key of that name in idcodec.keyring; NULL for a code not made with it';
 

@@ -27,7 +27,10 @@ bool keep_keyring(char** newval, void** extra, GucSource) {
     if (kept == nullptr || constant == nullptr) {
         free_setting_memory(kept);
         free_setting_memory(constant);
-        return false;  // out of memory, which the server has logged
+        // With a message of the hook's own, the server reports it instead of quoting the value.
+        GUC_check_errcode(ERRCODE_OUT_OF_MEMORY);
+        GUC_check_errmsg("out of memory");
+        return false;
     }
     std::memcpy(kept, *newval, size);
     std::memcpy(constant, shown_value, sizeof shown_value);

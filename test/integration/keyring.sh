@@ -57,6 +57,16 @@ check "its generated column holds encrypted IDs that decode" \
 check "and the catalog holds the key's name, not the key" \
     "$(as_app -c "SELECT pg_get_expr(adbin, adrelid) ~ 'customers' AND pg_get_expr(adbin, adrelid) !~ '$customers' FROM pg_attrdef WHERE adrelid = 'app_customer'::regclass")" "t"
 
+# A parallel worker cannot read the keyring: the named forms run in the leader of a parallel plan (PARALLEL
+# RESTRICTED), above a Gather whose workers scan the table, and give the same answers.
+as_app -c "INSERT INTO app_customer SELECT generate_series(1001, 200000)" -c "ANALYZE app_customer" >/dev/null
+parallel="SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+          SET min_parallel_table_scan_size = 0;"
+query="SELECT count(*) FILTER (WHERE idcrypt_decode(public_id, 'customers', 'customer') = id) FROM app_customer"
+check "a parallel plan with a named key has a Gather" \
+    "$(as_app -c "$parallel EXPLAIN (COSTS OFF) $query" | grep -c "Gather")" "1"
+check "and answers as a serial one" "$(as_app -c "$parallel $query")" "200000"
+
 check "a missing name is an error (42704)" "$(sqlstate idcodec_app "SELECT idcrypt_encode(1, key_name => 'orders')")" "42704"
 check "a key passed where a name belongs is refused (22023)" \
     "$(sqlstate idcodec_app "SELECT idcrypt_encode(1, key_name => '\\x$customers')")" "22023"
@@ -68,7 +78,7 @@ as_super -c "SELECT pg_reload_conf()" >/dev/null
 sleep 1
 check "a reload brings a new name" \
     "$(as_app -c "SELECT idcrypt_encode(5, key_name => 'orders') = idcrypt_encode(5, '\\x$orders'::bytea)")" "t"
-check "and keeps the others" "$(as_app -c "SELECT count(*) FROM app_customer WHERE idcrypt_decode(public_id, 'customers', 'customer') = id")" "1000"
+check "and keeps the others" "$(as_app -c "SELECT count(*) FROM app_customer WHERE idcrypt_decode(public_id, 'customers', 'customer') = id")" "200000"
 
 set_keyring "customers=$customers, broken"
 as_super -c "SELECT pg_reload_conf()" >/dev/null

@@ -1,6 +1,6 @@
 'use strict';
 // Interop test: idcodec's ff1_* and idcrypt_* SQL functions against the FF1 of the real @noble/ciphers 2.4.0 from
-// npm (test/integration/ff1_interop.sh installs it and names its node_modules in IDCODEC_FF1_NODE_MODULES).
+// npm (test/integration/ff1_interop.sh installs it in test/interop/node_modules).
 //
 // Generates random cases (seed from IDCODEC_INTEROP_SEED, else random; printed), computes the reference results
 // with @noble/ciphers' FF1, loads all cases into PostgreSQL in one psql session (PGHOST/PGPORT/PGUSER/PGDATABASE from
@@ -30,13 +30,9 @@ const EXPECTED_VERSION = '2.4.0';
 const INT64_MAX = (1n << 63n) - 1n;
 const DEFAULT_ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-// ---------------------------------------------------------------- the reference (outside test/interop/node_modules)
-// common.js's packageVersion looks in this directory's node_modules; @noble/ciphers lives where the shell script put it.
-const MODULES = process.env.IDCODEC_FF1_NODE_MODULES;
-if (!MODULES) {
-    console.error('ff1 interop: IDCODEC_FF1_NODE_MODULES is not set (run test/integration/ff1_interop.sh)');
-    process.exit(2);
-}
+// ---------------------------------------------------------------- the reference (test/interop/node_modules)
+// @noble/ciphers is an ES module: it is loaded by path, and its version read from its package.json.
+const MODULES = path.join(__dirname, 'node_modules');
 const pkgDir = path.join(MODULES, '@noble', 'ciphers');
 let pkgVersion;
 try {

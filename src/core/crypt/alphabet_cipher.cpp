@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "core/common/error.hpp"
 #include "core/common/footprint.hpp"
 #include "core/crypt/alphabet_cipher.hpp"
@@ -32,10 +34,13 @@ AlphabetCipher::AlphabetCipher(std::span<const std::uint8_t> key, std::string_vi
       alphabet_(alphabet_characters(alphabet)),
       index_(alphabet_),
       radix_(static_cast<std::uint32_t>(alphabet_.size())),
-      default_id_length_(default_id_length(radix_.value())) {
+      default_id_length_(default_id_length(radix_.value())),
+      default_id_domain_(*Ff1::halves_domain(radix_.value(), default_id_length_)) {
     for (std::uint32_t k = 0; k < alphabet_.size(); ++k)
         if (index_.find(alphabet_[k]) != k)
             throw Error(ErrorKind::invalid_parameter, "FF1 alphabet must not repeat a character");
+    if (std::all_of(alphabet_.begin(), alphabet_.end(), [](char32_t c) { return c < 0x80; }))
+        ascii_.assign(alphabet_.begin(), alphabet_.end());
 }
 
 std::size_t AlphabetCipher::footprint() const noexcept {
@@ -95,22 +100,18 @@ std::size_t AlphabetCipher::default_id_length(std::uint32_t radix) {
 std::size_t AlphabetCipher::max_id_length(std::uint32_t radix) {
     check_radix(radix);
     std::size_t length = default_id_length(radix);
-    while (Ff1::halves_fit(radix, length + 1)) ++length;
+    while (Ff1::halves_domain(radix, length + 1)) ++length;
     return length;
 }
 
-Ff1::Halves AlphabetCipher::half_domains(std::size_t length) const {
-    Ff1::check_domain(radix(), length);
-    Ff1::Halves domains{1, 1};
-    bool fits = true;
-    for (std::size_t k = 0; k < length - length / 2; ++k)
-        fits = fits && !__builtin_mul_overflow(domains.second, radix(), &domains.second);
-    if (!fits)
+Ff1::HalvesDomain AlphabetCipher::id_domain(std::size_t length) const {
+    if (length == default_id_length_) return default_id_domain_;
+    std::optional<Ff1::HalvesDomain> domain = Ff1::halves_domain(radix(), length);
+    if (!domain)
         throw Error(ErrorKind::invalid_parameter,
                     "idcrypt length must be at most " + std::to_string(max_id_length(radix())) + " with " +
                         std::to_string(radix()) + " characters (got " + std::to_string(length) + ")");
-    for (std::size_t k = 0; k < length / 2; ++k) domains.first *= radix();  // at most the second
-    return domains;
+    return *domain;
 }
 
 void AlphabetCipher::append_number(std::uint64_t value, std::size_t count, std::string& out) const {
@@ -120,20 +121,27 @@ void AlphabetCipher::append_number(std::uint64_t value, std::size_t count, std::
         value = radix_.divide(value, numeral);
         numerals[k] = static_cast<std::uint32_t>(numeral);
     }
-    append_text(std::span<const std::uint32_t>(numerals, count), out);
+    if (!ascii_.empty()) {
+        const std::size_t at = out.size();
+        out.resize(at + count);
+        for (std::size_t k = 0; k < count; ++k) out[at + k] = ascii_[numerals[k]];
+    } else {
+        append_text(std::span<const std::uint32_t>(numerals, count), out);
+    }
 }
 
 void AlphabetCipher::encode_id(std::uint64_t number, std::span<const std::uint8_t> tweak, std::size_t length,
                                std::string& code) const {
     if (number > max_number)
         throw Error(ErrorKind::out_of_range, "idcrypt can only encode numbers from 0 to 9223372036854775807");
-    const Ff1::Halves domains = half_domains(length);
+    const Ff1::HalvesDomain domain = id_domain(length);
     // The number's numerals, zero-padded to `length`, split at length / 2.
-    const Ff1::Halves plain{number / domains.second, number % domains.second};
-    if (plain.first >= domains.first)
+    const Ff1::Halves limits = domain.limits();
+    const Ff1::Halves plain{number / limits.second, number % limits.second};
+    if (plain.first >= limits.first)
         throw Error(ErrorKind::invalid_parameter, "idcrypt length " + std::to_string(length) + " is too short for " +
                                                       std::to_string(number) + " in radix " + std::to_string(radix()));
-    const Ff1::Halves encrypted = ff1_.encrypt(plain, radix(), length, tweak);
+    const Ff1::Halves encrypted = ff1_.encrypt(plain, domain, tweak);
     code.clear();
     append_number(encrypted.first, length / 2, code);
     append_number(encrypted.second, length - length / 2, code);
@@ -141,7 +149,7 @@ void AlphabetCipher::encode_id(std::uint64_t number, std::span<const std::uint8_
 
 std::optional<std::uint64_t> AlphabetCipher::decode_id(std::string_view code, std::span<const std::uint8_t> tweak,
                                                        std::size_t length) const {
-    const Ff1::Halves domains = half_domains(length);
+    const Ff1::HalvesDomain domain = id_domain(length);
     Ff1::Halves encrypted{0, 0};
     std::size_t read = 0;
     for (std::size_t pos = 0; pos < code.size(); ++read) {
@@ -151,9 +159,9 @@ std::optional<std::uint64_t> AlphabetCipher::decode_id(std::string_view code, st
         half = half * radix() + numeral;  // below the half's domain, which fits
     }
     if (read != length) return std::nullopt;
-    const Ff1::Halves plain = ff1_.decrypt(encrypted, radix(), length, tweak);
+    const Ff1::Halves plain = ff1_.decrypt(encrypted, domain, tweak);
     using u128 = unsigned __int128;
-    const u128 number = u128{plain.first} * domains.second + plain.second;
+    const u128 number = u128{plain.first} * domain.limits().second + plain.second;
     if (number > max_number) return std::nullopt;
     return static_cast<std::uint64_t>(number);
 }

@@ -75,14 +75,16 @@ private:
     // The `count` numerals of `value` (below radix^count), most significant first, appended as characters.
     void append_number(std::uint64_t value, std::size_t count, std::string& out) const;
     std::optional<std::string> run(std::string_view text, std::span<const std::uint8_t> tweak, bool encrypting) const;
-    // radix^(length / 2) and radix^(length - length / 2); throws for a length encode_id refuses.
-    Ff1::Halves half_domains(std::size_t length) const;
+    // The IDs of `length` characters; throws for a length encode_id refuses.
+    Ff1::HalvesDomain id_domain(std::size_t length) const;
 
     Ff1 ff1_;
     std::u32string alphabet_;
     CodePointIndex index_;
     Divisor radix_;
+    std::string ascii_;  // the alphabet when every character is ASCII (written without encoding), else empty
     std::size_t default_id_length_;
+    Ff1::HalvesDomain default_id_domain_;  // prepared, as most calls use it
 };
 
 }  // namespace idcodec::crypt

@@ -8,6 +8,7 @@
 #include <openssl/evp.h>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/common/error.hpp"
 #include "core/crypt/ff1.hpp"
@@ -50,13 +51,6 @@ void put_be(std::uint8_t* out, std::uint64_t value, std::size_t bytes) {
 // The word whose bytes in memory are `value` most significant first.
 std::uint64_t native_of_be(std::uint64_t value) noexcept {
     return std::endian::native == std::endian::little ? __builtin_bswap64(value) : value;
-}
-
-// Eight bytes, most significant first.
-std::uint64_t load_be64(const std::uint8_t* in) noexcept {
-    std::uint64_t value;
-    std::memcpy(&value, in, sizeof value);
-    return native_of_be(value);
 }
 
 // (high * 2^64 + low) mod modulus, for high below 2^32. On x86-64 one division instruction takes the 128-bit
@@ -201,8 +195,17 @@ public:
             if (__builtin_mul_overflow(power_v, radix, &power_v)) return std::nullopt;
         std::uint64_t power_u = 1;
         for (std::size_t k = 0; k < u; ++k) power_u *= radix;  // u <= v
-        return MachineArithmetic(radix, power_u, power_v);
+        return MachineArithmetic(radix, Ff1::Halves{power_u, power_v});
     }
+
+    // `powers`: radix^u and radix^v, as of() finds them.
+    MachineArithmetic(std::uint32_t radix, Ff1::Halves powers)
+        : radix_(radix),
+          power_u_(powers.first),
+          power_v_(powers.second),
+          b_((static_cast<std::size_t>(std::bit_width(power_v_ - 1)) + 7) / 8) {}
+
+    Ff1::Halves limits() const noexcept { return {power_u_, power_v_}; }
 
     std::size_t b() const noexcept { return b_; }
 
@@ -229,11 +232,12 @@ public:
         return aes.encrypt(after_fixed ^ Aes::lanes(rest.data()) ^ tail);
     }
 
-    // `s` is 8 or 12 bytes here (b <= 8), in a buffer of at least 16.
-    void combine(Number& x, std::span<const std::uint8_t> s, bool first_half, bool adding) const noexcept {
+    // S is the first d bytes of R here (b <= 8, so d is 8 or 12), taken from R in registers.
+    void combine(const Aes&, Number& x, Aes::Lanes r, bool first_half, bool adding) const noexcept {
         const std::uint64_t modulus = first_half ? power_u_ : power_v_;
-        const std::uint64_t high = s.size() == 12 ? load_be64(s.data()) >> 32 : 0;
-        const std::uint64_t y = remainder_128(high, load_be64(s.data() + s.size() - 8), modulus);
+        const std::uint64_t r0 = native_of_be(r[0]), r1 = native_of_be(r[1]);  // R's bytes 0-7 and 8-15
+        const std::uint64_t high = b_ > 4 ? r0 >> 32 : 0, low = b_ > 4 ? r0 << 32 | r1 >> 32 : r0;
+        const std::uint64_t y = remainder_128(high, low, modulus);
         // x and y are below the modulus, which may exceed 2^63: no sum is formed that could wrap
         if (adding) {
             x = x >= modulus - y ? x - (modulus - y) : x + y;
@@ -243,16 +247,9 @@ public:
     }
 
 private:
-    // b = ceil(ceil(v * log2(radix)) / 8), the bytes of radix^v - 1, without floating point
-    MachineArithmetic(std::uint32_t radix, std::uint64_t power_u, std::uint64_t power_v)
-        : radix_(radix),
-          power_u_(power_u),
-          power_v_(power_v),
-          b_((static_cast<std::size_t>(std::bit_width(power_v - 1)) + 7) / 8) {}
-
     std::uint32_t radix_;
     std::uint64_t power_u_, power_v_;
-    std::size_t b_;
+    std::size_t b_;  // ceil(ceil(v * log2(radix)) / 8), the bytes of radix^v - 1, without floating point
 };
 
 class BigArithmetic {
@@ -265,6 +262,8 @@ public:
         check(BN_copy(scratch_.get(), power_v_.get()) != nullptr);
         check(BN_sub_word(scratch_.get(), 1));
         b_ = (static_cast<std::size_t>(BN_num_bits(scratch_.get())) + 7) / 8;
+        d_ = 4 * ((b_ + 3) / 4) + 4;
+        s_.resize((d_ + 15) / 16 * 16);
     }
 
     std::size_t b() const noexcept { return b_; }
@@ -298,8 +297,14 @@ public:
         return aes.mac(after_fixed, rest);
     }
 
-    void combine(Number& x, std::span<const std::uint8_t> s, bool first_half, bool adding) const {
-        check(BN_bin2bn(s.data(), static_cast<int>(s.size()), scratch_.get()) != nullptr);
+    // S = R || CIPH(R xor [1]^16) || ... , its first d bytes.
+    void combine(const Aes& aes, Number& x, Aes::Lanes r, bool first_half, bool adding) const {
+        std::memcpy(s_.data(), &r, sizeof r);
+        for (std::size_t j = 1; j * 16 < d_; ++j) {
+            const Aes::Lanes more = aes.encrypt(r ^ Aes::Lanes{0, native_of_be(j)});
+            std::memcpy(s_.data() + 16 * j, &more, sizeof more);
+        }
+        check(BN_bin2bn(s_.data(), static_cast<int>(d_), scratch_.get()) != nullptr);
         const BIGNUM* modulus = first_half ? power_u_.get() : power_v_.get();
         check(adding ? BN_mod_add(result_.get(), x.get(), scratch_.get(), modulus, context_.get())
                      : BN_mod_sub(result_.get(), x.get(), scratch_.get(), modulus, context_.get()));
@@ -319,19 +324,21 @@ private:
     Bn power_u_, power_v_;
     std::unique_ptr<BN_CTX, BnCtxFree> context_;
     std::size_t b_ = 0;  // the bytes of radix^v - 1
+    std::size_t d_ = 0;  // the bytes of S
+    mutable std::vector<std::uint8_t> s_;
     Bn scratch_ = new_bn();
     mutable Bn result_ = new_bn();
 };
 
-// The ten FF1 rounds of SP 800-38G Rev. 1 (algorithms 7 and 8), with the names it uses, on the values a and b of
-// the halves A and B (numeral strings of n/2 rounded down and up).
+// The ten Feistel rounds of FF1 encryption or decryption, with the standard's names (A, B, P, Q, R, S, b, d, m,
+// u, v), on the values of the halves A and B (numeral strings of n/2 rounded down and up), `first` and `second`,
+// which they replace.
 template <class Arithmetic>
-void rounds(const Aes& aes, const Arithmetic& arithmetic, typename Arithmetic::Number& a,
-            typename Arithmetic::Number& b, std::uint32_t radix, std::size_t n, std::span<const std::uint8_t> tweak,
-            bool encrypting) {
+void rounds(const Aes& aes, const Arithmetic& arithmetic, typename Arithmetic::Number& first,
+            typename Arithmetic::Number& second, std::uint32_t radix, std::size_t n,
+            std::span<const std::uint8_t> tweak, bool encrypting) {
     const std::size_t u = n / 2;
     const std::size_t b_bytes = arithmetic.b();
-    const std::size_t d = 4 * ((b_bytes + 3) / 4) + 4;
     const std::size_t t = tweak.size();
 
     Block p{1, 2, 1};
@@ -350,22 +357,19 @@ void rounds(const Aes& aes, const Arithmetic& arithmetic, typename Arithmetic::N
     std::fill(q.begin() + static_cast<std::ptrdiff_t>(t), q.end(), 0);
     const std::size_t fixed = (t + zeros) / 16 * 16;
     const Aes::Lanes after_fixed = aes.mac(aes.mac_of_p(p), q.first(fixed));
-    std::array<std::uint8_t, (max_d + 15) / 16 * 16> s;
-
+    // Local, so that machine integers stay in registers through the rounds.
+    typename Arithmetic::Number a = std::move(first), b = std::move(second);
     for (int round = 0; round < 10; ++round) {
         const int i = encrypting ? round : 9 - round;
         // Encrypting, the round hashes B and changes A; decrypting, it hashes A and restores B.
         const Aes::Lanes r = arithmetic.mac_of_round(aes, after_fixed, q.subspan(fixed), i, encrypting ? b : a);
-        std::memcpy(s.data(), &r, sizeof r);
-        for (std::size_t j = 1; j * 16 < d; ++j) {
-            const Aes::Lanes more = aes.encrypt(r ^ Aes::Lanes{0, native_of_be(j)});
-            std::memcpy(s.data() + 16 * j, &more, sizeof more);
-        }
         // m = u in even rounds, v in odd ones. The changed half becomes C and the halves swap.
-        arithmetic.combine(encrypting ? a : b, std::span<const std::uint8_t>(s.data(), d), i % 2 == 0, encrypting);
+        arithmetic.combine(aes, encrypting ? a : b, r, i % 2 == 0, encrypting);
         std::swap(a, b);
     }
     // After ten swaps the halves are back in their places.
+    first = std::move(a);
+    second = std::move(b);
 }
 
 void check_tweak(std::span<const std::uint8_t> tweak) {
@@ -386,31 +390,28 @@ void run_numerals(const Aes& aes, const Arithmetic& arithmetic, std::span<const 
 
 }  // namespace
 
-Ff1::Halves Ff1::encrypt(Halves in, std::uint32_t radix, std::size_t length,
-                         std::span<const std::uint8_t> tweak) const {
-    return run(in, radix, length, tweak, true);
+Ff1::Halves Ff1::encrypt(Halves in, const HalvesDomain& domain, std::span<const std::uint8_t> tweak) const {
+    return run(in, domain, tweak, true);
 }
 
-Ff1::Halves Ff1::decrypt(Halves in, std::uint32_t radix, std::size_t length,
-                         std::span<const std::uint8_t> tweak) const {
-    return run(in, radix, length, tweak, false);
+Ff1::Halves Ff1::decrypt(Halves in, const HalvesDomain& domain, std::span<const std::uint8_t> tweak) const {
+    return run(in, domain, tweak, false);
 }
 
-bool Ff1::halves_fit(std::uint32_t radix, std::size_t length) noexcept {
-    return MachineArithmetic::of(radix, length / 2, length - length / 2).has_value();
-}
-
-Ff1::Halves Ff1::run(Halves in, std::uint32_t radix, std::size_t length, std::span<const std::uint8_t> tweak,
-                     bool encrypting) const {
+std::optional<Ff1::HalvesDomain> Ff1::halves_domain(std::uint32_t radix, std::size_t length) {
     check_domain(radix, length);
-    check_tweak(tweak);
     const std::optional<MachineArithmetic> machine = MachineArithmetic::of(radix, length / 2, length - length / 2);
-    if (!machine)
-        throw Error(ErrorKind::invalid_parameter, "FF1 halves of " + std::to_string(length) + " numerals in radix " +
-                                                      std::to_string(radix) + " do not fit in 64 bits");
-    if (!machine->holds(in.first, true) || !machine->holds(in.second, false))
+    if (!machine) return std::nullopt;
+    return HalvesDomain(radix, length, machine->limits());
+}
+
+Ff1::Halves Ff1::run(Halves in, const HalvesDomain& domain, std::span<const std::uint8_t> tweak,
+                     bool encrypting) const {
+    check_tweak(tweak);
+    const MachineArithmetic machine(domain.radix(), domain.limits());
+    if (!machine.holds(in.first, true) || !machine.holds(in.second, false))
         throw Error(ErrorKind::invalid_parameter, "FF1 half is not below radix^(its length)");
-    rounds(*aes_, *machine, in.first, in.second, radix, length, tweak, encrypting);
+    rounds(*aes_, machine, in.first, in.second, domain.radix(), domain.length(), tweak, encrypting);
     return in;
 }
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 
 namespace idcodec::crypt {
@@ -41,17 +42,36 @@ public:
 
     // A numeral string of `length` numerals given by the values of its halves: `first` is the number its first
     // length / 2 (rounded down) numerals spell, `second` the rest's. Encrypted IDs take this form: no numeral is
-    // written, nor read. Only for domains whose halves stay below 2^64 (halves_fit).
+    // written, nor read.
     struct Halves {
         std::uint64_t first, second;
         bool operator==(const Halves&) const = default;
     };
-    static bool halves_fit(std::uint32_t radix, std::size_t length) noexcept;
 
-    // Throws as the numeral forms do, and Error(invalid_parameter) for a domain whose halves do not fit or a half
-    // not below radix^(its length).
-    Halves encrypt(Halves in, std::uint32_t radix, std::size_t length, std::span<const std::uint8_t> tweak) const;
-    Halves decrypt(Halves in, std::uint32_t radix, std::size_t length, std::span<const std::uint8_t> tweak) const;
+    // Strings of `length` numerals in `radix` whose halves' values stay below 2^64, prepared once (radix^u and
+    // radix^v), so that calls on them repeat no checks and no powers.
+    class HalvesDomain {
+    public:
+        std::uint32_t radix() const noexcept { return radix_; }
+        std::size_t length() const noexcept { return length_; }
+        // radix^(length / 2) and radix^(length - length / 2): each half is below its limit.
+        Halves limits() const noexcept { return limits_; }
+
+    private:
+        friend class Ff1;
+        HalvesDomain(std::uint32_t radix, std::size_t length, Halves limits)
+            : radix_(radix), length_(length), limits_(limits) {}
+        std::uint32_t radix_;
+        std::size_t length_;
+        Halves limits_;
+    };
+
+    // Throws Error(invalid_parameter) for a domain FF1 refuses (check_domain); nothing when its halves do not fit.
+    static std::optional<HalvesDomain> halves_domain(std::uint32_t radix, std::size_t length);
+
+    // Throws as the numeral forms do for the tweak, and Error(invalid_parameter) for a half not below its limit.
+    Halves encrypt(Halves in, const HalvesDomain& domain, std::span<const std::uint8_t> tweak) const;
+    Halves decrypt(Halves in, const HalvesDomain& domain, std::span<const std::uint8_t> tweak) const;
 
     // Throws Error(invalid_parameter) unless numeral strings of `length` in `radix` are a domain FF1 accepts.
     static void check_domain(std::uint32_t radix, std::size_t length);
@@ -59,8 +79,7 @@ public:
 private:
     void run(std::span<const std::uint32_t> in, std::uint32_t radix, std::span<const std::uint8_t> tweak,
              std::span<std::uint32_t> out, bool encrypting) const;
-    Halves run(Halves in, std::uint32_t radix, std::size_t length, std::span<const std::uint8_t> tweak,
-               bool encrypting) const;
+    Halves run(Halves in, const HalvesDomain& domain, std::span<const std::uint8_t> tweak, bool encrypting) const;
 
     std::unique_ptr<Aes> aes_;
 };
