@@ -48,6 +48,8 @@ function splitmix32(x) {
 }
 
 // The generator and the random choices built on it; the same seed gives the same sequence.
+const INT64_MAX = (1n << 63n) - 1n;
+
 function seededRandom(seed) {
     const sm = splitmix32(seed);
     let [sa, sb, sc, sd] = [sm(), sm(), sm(), sm()];
@@ -77,7 +79,25 @@ function seededRandom(seed) {
     }
     const randomString = (pool, len) => Array.from({ length: len }, () => pick(pool)).join('');
     function uniqueFrom(pool, n) { return shuffled([...new Set(pool)]).slice(0, n); }
-    return { u32, rnd, int, pick, chance, weighted, shuffled, randomString, uniqueFrom };
+    function bits(n) { // uniform BigInt in [0, 2^n)
+        let v = 0n;
+        for (let got = 0; got < n; got += 32) v = (v << 32n) | BigInt(u32());
+        return v & ((1n << BigInt(n)) - 1n);
+    }
+    // A BigInt in 0 ... 2^63 - 1, weighted toward small numbers and the edges of 32, 53 and 63 bits.
+    function bigint63() {
+        return weighted([
+            [25, () => BigInt(int(0, 100))],
+            [5, () => 0n],
+            [12, () => BigInt(int(0, 0x7fffffff))],
+            [18, () => (1n << BigInt(int(0, 62))) + BigInt(pick([0, 0, -1, 1]))],
+            [10, () => pick([(1n << 53n) - 1n, 1n << 53n, (1n << 53n) + 1n, INT64_MAX, INT64_MAX - 1n,
+                (1n << 32n) - 1n, 1n << 32n, (1n << 31n) - 1n, 1n << 62n, 4611686018427387903n])],
+            [20, () => bits(int(33, 63))],
+            [10, () => bits(63)],
+        ]);
+    }
+    return { u32, rnd, int, pick, chance, weighted, shuffled, randomString, uniqueFrom, bits, bigint63 };
 }
 
 // ---------------------------------------------------------------- character pools

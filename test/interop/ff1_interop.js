@@ -50,12 +50,7 @@ const seed = interopSeed('ff1');
 const TEXT_CASES = CASES;
 const ID_CASES = CASES;
 
-const { u32, int, pick, chance, weighted, shuffled, randomString, uniqueFrom } = seededRandom(seed);
-function bits(n) { // uniform BigInt in [0, 2^n)
-    let v = 0n;
-    for (let got = 0; got < n; got += 32) v = (v << 32n) | BigInt(u32());
-    return v & ((1n << BigInt(n)) - 1n);
-}
+const { u32, int, pick, chance, weighted, shuffled, randomString, uniqueFrom, bits, bigint63 } = seededRandom(seed);
 const randomBytes = (n) => Uint8Array.from({ length: n }, () => u32() & 0xff);
 const hex = (b) => Buffer.from(b).toString('hex');
 const utf8 = (s) => new Uint8Array(Buffer.from(s, 'utf8'));
@@ -203,19 +198,6 @@ function genTextLength(radix) {
     ]);
 }
 
-function genNumber() {
-    return weighted([
-        [20, () => BigInt(int(0, 100))],
-        [5, () => 0n],
-        [12, () => BigInt(int(0, 0x7fffffff))],
-        [18, () => (1n << BigInt(int(0, 62))) + BigInt(pick([0, 0, -1, 1]))],
-        [10, () => pick([(1n << 53n) - 1n, 1n << 53n, (1n << 53n) + 1n, INT64_MAX, INT64_MAX - 1n,
-            (1n << 32n) - 1n, 1n << 32n, (1n << 31n) - 1n, 1n << 62n, 1n])],
-        [20, () => bits(int(33, 63))],
-        [15, () => bits(63)],
-    ]);
-}
-
 // A number below `limit` (a BigInt), of a random bit length, so that short ones come too.
 function numberBelow(limit) {
     const b = int(0, limit.toString(2).length);
@@ -300,10 +282,10 @@ async function main() {
         let number;
         let length = null; // null: the default length
         weighted([
-            [45, () => { number = genNumber(); }],
-            [8, () => { number = genNumber(); length = def; }],
-            [7, () => { number = genNumber(); length = max; }],
-            [22, () => { number = genNumber(); length = int(Math.max(lo, digitsNeeded(number, radix)), max); }],
+            [45, () => { number = bigint63(); }],
+            [8, () => { number = bigint63(); length = def; }],
+            [7, () => { number = bigint63(); length = max; }],
+            [22, () => { number = bigint63(); length = int(Math.max(lo, digitsNeeded(number, radix)), max); }],
             [18, () => { // the length first, then a number that fits: short codes, many of them valid
                 length = weighted([[50, () => lo], [50, () => int(lo, max)]]);
                 const limit = pow(radix, length) < INT64_MAX + 1n ? pow(radix, length) : INT64_MAX + 1n;

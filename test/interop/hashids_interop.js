@@ -27,12 +27,7 @@ const seed = interopSeed('hashids');
 const NUMBER_CASES = CASES;
 const HEX_CASES = Math.max(1, Math.round(NUMBER_CASES / 6));
 
-const { u32, int, pick, chance, weighted, shuffled, randomString, uniqueFrom } = seededRandom(seed);
-function bits(n) { // uniform BigInt in [0, 2^n)
-    let v = 0n;
-    for (let got = 0; got < n; got += 32) v = (v << 32n) | BigInt(u32());
-    return v & ((1n << BigInt(n)) - 1n);
-}
+const { u32, int, pick, chance, weighted, shuffled, randomString, uniqueFrom, bits, bigint63 } = seededRandom(seed);
 
 // ---------------------------------------------------------------- character pools (code points, no surrogates)
 const ASCII_NO_SEPS = ASCII.filter((c) => !SEPS.includes(c));
@@ -113,22 +108,9 @@ function genMinLength() {
     ]);
 }
 
-function genNumber() {
-    return weighted([
-        [25, () => BigInt(int(0, 100))],
-        [5, () => 0n],
-        [12, () => BigInt(int(0, 0x7fffffff))],
-        [18, () => (1n << BigInt(int(0, 62))) + BigInt(pick([0, 0, -1, 1]))],
-        [10, () => pick([(1n << 53n) - 1n, 1n << 53n, (1n << 53n) + 1n, INT64_MAX, INT64_MAX - 1n,
-            (1n << 32n) - 1n, 1n << 32n, (1n << 31n) - 1n, 1n << 62n, 4611686018427387903n])],
-        [20, () => bits(int(33, 63))],
-        [10, () => bits(63)],
-    ]);
-}
-
 function genNumbers() {
     const n = weighted([[35, () => 1], [25, () => 2], [15, () => 3], [10, () => 4], [8, () => 5], [7, () => 6]]);
-    return Array.from({ length: n }, genNumber).map((v) => (v < 0n ? 0n : v));
+    return Array.from({ length: n }, bigint63).map((v) => (v < 0n ? 0n : v));
 }
 
 function genHex() {
