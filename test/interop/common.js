@@ -103,6 +103,23 @@ function seededRandom(seed) {
 // ---------------------------------------------------------------- character pools
 const range = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, i) => String.fromCodePoint(lo + i));
 const ASCII = range(0x20, 0x7e); // printable ASCII incl. space and every regexp metacharacter (95)
+// Unicode alphabets' characters by script (no surrogates; some beyond the BMP, 4 UTF-8 bytes each).
+const UNICODE_POOLS = {
+    latin1: range(0xc0, 0xff).filter((c) => c !== '\u00d7' && c !== '\u00f7'),
+    greek: range(0x391, 0x3a1).concat(range(0x3a3, 0x3c9)),
+    cyrillic: range(0x410, 0x44f),
+    combining: range(0x300, 0x36f),
+    cjk: range(0x4e00, 0x4fff),
+    hangul: range(0xac00, 0xac7f),
+    hiragana: range(0x3041, 0x3096),
+    emoji: range(0x1f600, 0x1f64f).concat(range(0x1f300, 0x1f37f)),
+    mathAlnum: range(0x1d400, 0x1d4ff), // non-BMP
+    cjkExtB: range(0x20000, 0x2007f), // non-BMP
+    symbols: range(0x2190, 0x21ff).concat(range(0x2200, 0x22ff)),
+    spaces: ['\u00a0', '\u2003', '\u3000', ' '],
+};
+const UNICODE_ALL = Object.values(UNICODE_POOLS).flat();
+const NON_BMP = UNICODE_POOLS.emoji.concat(UNICODE_POOLS.mathAlnum, UNICODE_POOLS.cjkExtB);
 
 // ---------------------------------------------------------------- SQL results (one psql session, one query)
 const sqlQuote = (s) => `'${s.replace(/'/g, "''")}'`;
@@ -186,6 +203,6 @@ function finish(label, cases, mismatches, seed) {
 }
 
 module.exports = {
-    packageVersion, interopSeed, CASES, SHOW, seededRandom, range, ASCII,
+    packageVersion, interopSeed, CASES, SHOW, seededRandom, range, ASCII, UNICODE_POOLS, UNICODE_ALL, NON_BMP,
     sqlWrapper, runSql, show, lit, printMismatches, finish,
 };

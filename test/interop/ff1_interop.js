@@ -22,7 +22,7 @@ const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
 const {
-    interopSeed, CASES, seededRandom, range, ASCII,
+    interopSeed, CASES, seededRandom, range, ASCII, UNICODE_POOLS, UNICODE_ALL, NON_BMP,
     sqlWrapper, runSql, show, lit, printMismatches, finish,
 } = require('./common');
 
@@ -87,19 +87,6 @@ const STANDARD = {
     cyrillic: range(0x430, 0x44f).join(''),
 };
 
-const UNICODE_POOLS = {
-    latin1: range(0xc0, 0xff).filter((c) => c !== '\u00d7' && c !== '\u00f7'),
-    greek: range(0x391, 0x3a1).concat(range(0x3a3, 0x3c9)),
-    cyrillic: range(0x410, 0x44f),
-    combining: range(0x300, 0x36f),
-    cjk: range(0x4e00, 0x4fff),
-    hangul: range(0xac00, 0xac7f),
-    emoji: range(0x1f600, 0x1f64f).concat(range(0x1f300, 0x1f37f)), // non-BMP: 4 UTF-8 bytes
-    mathAlnum: range(0x1d400, 0x1d4ff), // non-BMP
-    cjkExtB: range(0x20000, 0x2007f), // non-BMP
-};
-const UNICODE_ALL = Object.values(UNICODE_POOLS).flat();
-const NON_BMP = UNICODE_POOLS.emoji.concat(UNICODE_POOLS.mathAlnum, UNICODE_POOLS.cjkExtB);
 
 function genRadix() {
     return weighted([

@@ -10,7 +10,7 @@
 // many hex cases come on top), IDCODEC_INTEROP_SHOW (mismatches printed in full, default 5), PSQL (psql binary).
 
 const {
-    packageVersion, interopSeed, CASES, seededRandom, range, ASCII,
+    packageVersion, interopSeed, CASES, seededRandom, range, ASCII, UNICODE_POOLS, UNICODE_ALL, NON_BMP,
     sqlWrapper, runSql, show, lit, printMismatches, finish,
 } = require('./common');
 
@@ -31,22 +31,6 @@ const { u32, int, pick, chance, weighted, shuffled, randomString, uniqueFrom, bi
 
 // ---------------------------------------------------------------- character pools (code points, no surrogates)
 const ASCII_NO_SEPS = ASCII.filter((c) => !SEPS.includes(c));
-const UNICODE_POOLS = {
-    latin1: range(0xc0, 0xff).filter((c) => c !== '\u00d7' && c !== '\u00f7'),
-    greek: range(0x391, 0x3a1).concat(range(0x3a3, 0x3c9)),
-    cyrillic: range(0x410, 0x44f),
-    combining: range(0x300, 0x36f),
-    cjk: range(0x4e00, 0x4fff),
-    hangul: range(0xac00, 0xac7f),
-    hiragana: range(0x3041, 0x3096),
-    emoji: range(0x1f600, 0x1f64f).concat(range(0x1f300, 0x1f37f)),
-    mathAlnum: range(0x1d400, 0x1d4ff), // non-BMP
-    cjkExtB: range(0x20000, 0x2007f), // non-BMP
-    symbols: range(0x2190, 0x21ff).concat(range(0x2200, 0x22ff)),
-    spaces: ['\u00a0', '\u2003', '\u3000', ' '],
-};
-const UNICODE_ALL = Object.values(UNICODE_POOLS).flat();
-const NON_BMP = UNICODE_POOLS.emoji.concat(UNICODE_POOLS.mathAlnum, UNICODE_POOLS.cjkExtB);
 
 // ---------------------------------------------------------------- generators
 function genSalt() {
