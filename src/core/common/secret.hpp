@@ -10,8 +10,10 @@
 
 namespace idcodec {
 
-// Unlike memset before a free, never optimized away.
-inline void wipe(void* data, std::size_t size) noexcept { explicit_bzero(data, size); }
+// Unlike memset before a free, never optimized away. (Empty memory may have no address: nothing to erase.)
+inline void wipe(void* data, std::size_t size) noexcept {
+    if (size != 0) explicit_bzero(data, size);
+}
 
 // Bytes of a key, erased when destroyed. Their size is fixed when made, so they are never moved by a reallocation.
 class SecretBytes {
