@@ -86,7 +86,7 @@ SELECT objectid_compress(NULL) AS a, uuid_decompress(NULL) AS b, base62_encode(N
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proisstrict, p.proparallel
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec'
-WHERE p.proname ~ '^(objectid|uuid|base62|alphabet|shortcode)'
+WHERE p.proname ~ '^(objectid|uuid_(compress|decompress)|base62|alphabet|shortcode)'
 ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- An empty alphabet is refused, also when the call is folded to a constant while planning (it once stopped the

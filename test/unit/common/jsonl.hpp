@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -169,6 +170,14 @@ inline std::vector<Json> read_jsonl(const std::string& path) {
     for (std::string line; std::getline(file, line);)
         if (!line.empty()) records.push_back(JsonParser(line).parse());
     return records;
+}
+
+// A file holding one JSON value.
+inline Json read_json(const std::string& path) {
+    std::ifstream file(path);
+    if (!file) throw std::runtime_error("cannot open " + path);
+    const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    return JsonParser(text).parse();
 }
 
 // Where the reference vectors live: $IDCODEC_VECTORS, else test/vectors (the tests run from the repository root).

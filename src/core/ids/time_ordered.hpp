@@ -1,0 +1,55 @@
+// Time-ordered public IDs over a UUID's 16 bytes: TypeID (a type prefix and the UUID in lowercase Crockford base32),
+// ULID (the same 26 digits in uppercase, its first 48 bits a millisecond time), and the UUID version 7 layout both
+// are made from.
+#pragma once
+#include "core/common/no_postgres.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/ids/crockford.hpp"
+
+namespace idcodec::time_ordered {
+
+using Uuid = std::array<std::uint8_t, 16>;
+
+// A TypeID prefix: at most 63 lowercase ASCII letters and underscores, starting and ending with a letter, or empty.
+inline constexpr std::size_t max_prefix_length = 63;
+bool is_type_prefix(std::string_view prefix) noexcept;
+
+// Throws Error(invalid_parameter) for a prefix the specification forbids (the message quotes at most its first
+// bytes).
+void check_type_prefix(std::string_view prefix);
+
+// The TypeID of a valid prefix: `prefix`_suffix, or the suffix alone for an empty prefix, into exactly
+// type_id_length(prefix) characters.
+constexpr std::size_t type_id_length(std::string_view prefix) noexcept {
+    return prefix.size() + (prefix.empty() ? 0 : 1) + crockford::text_length;
+}
+void write_type_id(std::string_view prefix, const Uuid& uuid, std::span<char> out) noexcept;
+
+struct TypeId {
+    std::string_view prefix;  // within the text parsed
+    Uuid uuid;
+};
+// Nothing for anything but a TypeID: the suffix follows the last underscore (a prefix may hold underscores), and
+// there is an underscore exactly when the prefix is not empty.
+std::optional<TypeId> parse_type_id(std::string_view text) noexcept;
+
+// The ULID of a UUID's bytes: 26 uppercase digits.
+void ulid(const Uuid& uuid, std::span<char, crockford::text_length> out) noexcept;
+// Nothing for anything but 26 digits (either case, i and l read as 1, o as 0) whose value fits in 128 bits.
+std::optional<Uuid> parse_ulid(std::string_view text) noexcept;
+
+// The 48-bit big-endian millisecond time the bytes begin with (a ULID's time, a version 7 UUID's).
+std::uint64_t unix_ms(const Uuid& uuid) noexcept;
+
+// A version 7 UUID: `unix_ms` (48 bits), then the version, `sub_ms` (12 bits: the fraction of the millisecond, in
+// 1/4096), the variant and 62 bits of `random`.
+Uuid uuid_v7(std::uint64_t unix_ms, std::uint16_t sub_ms, std::span<const std::uint8_t, 8> random) noexcept;
+
+}  // namespace idcodec::time_ordered

@@ -1,0 +1,131 @@
+// TypeID and ULID against the TypeID specification's own cases and typeid-js 1.2.0 / ulid 3.0.2 (npm), both ways;
+// the lenient reading of ULIDs; the version 7 layout; text order equal to byte order.
+#include <algorithm>
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+#include "core/common/error.hpp"
+#include "core/ids/time_ordered.hpp"
+
+#include "unit/common/jsonl.hpp"
+
+namespace idcodec::time_ordered {
+namespace {
+
+Uuid uuid_of(const std::string& text) {
+    Uuid uuid{};
+    std::size_t k = 0;
+    for (std::size_t pos = 0; pos + 1 < text.size(); ++pos) {
+        if (text[pos] == '-') continue;
+        uuid[k++] = static_cast<std::uint8_t>(std::stoul(text.substr(pos, 2), nullptr, 16));
+        ++pos;
+    }
+    EXPECT_EQ(k, 16u) << text;
+    return uuid;
+}
+
+std::string ulid_text(const Uuid& uuid) {
+    std::string text(crockford::text_length, ' ');
+    ulid(uuid, std::span<char, crockford::text_length>(text.data(), text.size()));
+    return text;
+}
+
+std::string type_id_text(std::string_view prefix, const Uuid& uuid) {
+    check_type_prefix(prefix);
+    std::string text(type_id_length(prefix), ' ');
+    write_type_id(prefix, uuid, text);
+    return text;
+}
+
+TEST(TypeIdSpec, EveryValidCaseBothWays) {
+    int matched = 0;
+    for (const auto& record : test::read_json(test::vectors_dir() + "/typeid/spec-valid.json").items) {
+        const Uuid uuid = uuid_of(record["uuid"].text);
+        const std::string& prefix = record["prefix"].text;
+        EXPECT_EQ(type_id_text(prefix, uuid), record["typeid"].text) << record["name"].text;
+        const std::optional<TypeId> parsed = parse_type_id(record["typeid"].text);
+        ASSERT_TRUE(parsed.has_value()) << record["name"].text;
+        EXPECT_EQ(parsed->prefix, prefix);
+        EXPECT_EQ(parsed->uuid, uuid);
+        matched += parsed->uuid == uuid && type_id_text(prefix, uuid) == record["typeid"].text;
+    }
+    EXPECT_EQ(matched, 9);
+}
+
+TEST(TypeIdSpec, EveryInvalidCaseRefused) {
+    int refused = 0;
+    for (const auto& record : test::read_json(test::vectors_dir() + "/typeid/spec-invalid.json").items) {
+        EXPECT_FALSE(parse_type_id(record["typeid"].text).has_value()) << record["name"].text;
+        refused += !parse_type_id(record["typeid"].text).has_value();
+    }
+    EXPECT_EQ(refused, 21);
+}
+
+TEST(TypeIdOracle, TypeIdAndUlidOf400Uuids) {
+    int matched = 0;
+    for (const auto& record : test::read_jsonl(test::vectors_dir() + "/typeid/ids-oracle.jsonl")) {
+        const Uuid uuid = uuid_of(record["uuid"].text);
+        const std::string& typeid_text = record["typeid"].text;
+        const std::string& ulid_expected = record["ulid"].text;
+        EXPECT_EQ(type_id_text(record["prefix"].text, uuid), typeid_text);
+        EXPECT_EQ(ulid_text(uuid), ulid_expected);
+        const std::optional<TypeId> parsed = parse_type_id(typeid_text);
+        const std::optional<Uuid> from_ulid = parse_ulid(ulid_expected);
+        EXPECT_TRUE(parsed && parsed->uuid == uuid && parsed->prefix == record["prefix"].text) << typeid_text;
+        EXPECT_EQ(from_ulid, uuid) << ulid_expected;
+        EXPECT_EQ(unix_ms(uuid), std::stoull(record["ulid_ms"].text)) << ulid_expected;
+        matched += parsed && parsed->uuid == uuid && from_ulid == uuid && ulid_text(uuid) == ulid_expected &&
+                   type_id_text(record["prefix"].text, uuid) == typeid_text;
+    }
+    EXPECT_EQ(matched, 400);
+}
+
+TEST(Ulid, ReadsEitherCaseAndCrockfordAliasesButNothingElse) {
+    const Uuid uuid = *parse_ulid("01H455VB4PEX5VSKNK084SN02Q");
+    EXPECT_EQ(parse_ulid("01h455vb4pex5vsknk084sn02q"), uuid);
+    EXPECT_EQ(parse_ulid("O1H455VB4PEX5VSKNK084SNO2Q"), uuid);  // O for 0
+    EXPECT_EQ(*parse_ulid("0000000000000000000000000I"), *parse_ulid("00000000000000000000000001"));
+    EXPECT_EQ(*parse_ulid("0000000000000000000000000l"), *parse_ulid("00000000000000000000000001"));
+    EXPECT_TRUE(parse_ulid("7ZZZZZZZZZZZZZZZZZZZZZZZZZ").has_value());
+    for (const char* bad : {"8ZZZZZZZZZZZZZZZZZZZZZZZZZ", "01H455VB4PEX5VSKNK084SN02", "01H455VB4PEX5VSKNK084SN02QQ",
+                            "01H455VB4PEX5VSKNK084SN02U", "01H455VB4PEX5VSKNK084SN0-Q", ""})
+        EXPECT_FALSE(parse_ulid(bad).has_value()) << bad;
+    // TypeID reads strictly: no uppercase, no aliases
+    EXPECT_FALSE(parse_type_id("01H455VB4PEX5VSKNK084SN02Q").has_value());
+    EXPECT_FALSE(parse_type_id("o1h455vb4pex5vsknk084sn02q").has_value());
+}
+
+TEST(TypeId, RefusesForbiddenPrefixes) {
+    const Uuid uuid{};
+    for (const std::string& prefix :
+         std::vector<std::string>{"User", "user1", "_user", "user_", "us-er", std::string(64, 'a'), "é"})
+        EXPECT_THROW(type_id_text(prefix, uuid), Error) << prefix;
+    EXPECT_EQ(type_id_text(std::string(63, 'a'), uuid).size(), 63u + 1 + 26);
+    EXPECT_EQ(type_id_text("", uuid), "00000000000000000000000000");
+}
+
+TEST(UuidV7, Layout) {
+    const std::uint8_t random[8] = {0xff, 1, 2, 3, 4, 5, 6, 7};
+    const Uuid uuid = uuid_v7(0x0123456789ab, 0xabc, random);
+    EXPECT_EQ(uuid, (Uuid{0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0x7a, 0xbc, 0xbf, 1, 2, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(unix_ms(uuid), 0x0123456789abu);
+}
+
+// The digits are in ASCII order, so text compares as the bytes do (what makes ULIDs and TypeIDs sortable).
+TEST(Crockford, TextOrderIsByteOrder) {
+    std::vector<Uuid> uuids;
+    std::uint64_t state = 99;
+    for (int k = 0; k < 2000; ++k) {
+        Uuid uuid;
+        for (auto& byte : uuid) byte = static_cast<std::uint8_t>((state = state * 6364136223846793005u + 1) >> 56);
+        if (k % 3 == 0) uuid[0] = uuid[1] = 0;  // long common prefixes
+        uuids.push_back(uuid);
+    }
+    for (std::size_t k = 1; k < uuids.size(); ++k)
+        EXPECT_EQ(uuids[k - 1] < uuids[k], ulid_text(uuids[k - 1]) < ulid_text(uuids[k]));
+}
+
+}  // namespace
+}  // namespace idcodec::time_ordered
