@@ -51,6 +51,21 @@ INSERT INTO big SELECT decode(string_agg(md5(i::text), '' ORDER BY i), 'hex') FR
 -- 1 MB for the per-window functions, and 8 KB of text to search
 CREATE TEMP TABLE small AS SELECT substr(data, 1, 1048576) AS data FROM big;
 CREATE TEMP TABLE haystack AS SELECT string_agg(md5(i::text), ' ') AS t FROM generate_series(1, 250) i;
+-- TypeIDs and ULIDs of random UUIDs, and the PL/pgSQL a user writes without idcodec for a ULID's text
+CREATE TEMP TABLE time_ids AS SELECT i, u, typeid_encode('user', u) AS t, ulid_encode(u) AS l FROM uuids;
+VACUUM (FREEZE, ANALYZE) time_ids;
+CREATE FUNCTION pg_temp.plpgsql_ulid(id uuid) RETURNS text LANGUAGE plpgsql IMMUTABLE STRICT AS \$plpgsql\$
+DECLARE
+    digits constant text := '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+    bits bit(130) := B'00' || ('x' || replace(id::text, '-', ''))::bit(128);
+    result text := '';
+BEGIN
+    FOR k IN 0..25 LOOP
+        result := result || substr(digits, substring(bits FROM 5 * k + 1 FOR 5)::int + 1, 1);
+    END LOOP;
+    RETURN result;
+END
+\$plpgsql\$;
 -- encrypted IDs, and the same numbers encrypted by pgcrypto
 CREATE TEMP TABLE crypt_ids AS SELECT i::bigint, idcrypt_encode(i, $KEY::bytea) AS c FROM generate_series(1, $ROWS) i;
 VACUUM (FREEZE, ANALYZE) crypt_ids;
@@ -98,6 +113,16 @@ BENCH_ROWS=(
     "rolling_hash buzhash 1 MB|||SELECT count(*) FROM small, rolling_hash(small.data, 64, 'buzhash')"
     "detoast 64 MB|||SELECT get_byte(data, 67108863) FROM big"
     "cdc_chunks 64 MB|detoast 64 MB|1.3|SELECT count(*) FROM big, cdc_chunks(big.data)"
+    "floor: time_ids|||SELECT count(i::text) FROM time_ids"
+    "typeid_encode|floor: time_ids|1.25|SELECT count(typeid_encode('user', u)) FROM time_ids"
+    "typeid_decode|floor: time_ids|1.25|SELECT count(typeid_decode(t)) FROM time_ids"
+    "ulid_encode|floor: time_ids|1.25|SELECT count(ulid_encode(u)) FROM time_ids"
+    "ulid_decode|floor: time_ids|1.25|SELECT count(ulid_decode(l)) FROM time_ids"
+    "ulid_timestamp|floor: time_ids||SELECT count(ulid_timestamp(l)) FROM time_ids"
+    # The PL/pgSQL base32 a user writes without idcodec, against ulid_encode over the same 100,000 rows (its ratio
+    # is how many times slower it is).
+    "ulid_encode, 100,000 rows|||SELECT count(ulid_encode(u)) FROM time_ids WHERE i <= 100000"
+    "PL/pgSQL ULID of a uuid, 100,000 rows|ulid_encode, 100,000 rows||SELECT count(pg_temp.plpgsql_ulid(u)) FROM time_ids WHERE i <= 100000"
     # What a user has without idcodec to encrypt an id: pgcrypto's AES (which gives 16 bytes, no short ID).
     "pgcrypto encrypt(int8send(i), key, 'aes')|floor: generate_series||SELECT count(encrypt(int8send(i), $KEY, 'aes')) FROM $GS"
     "idcrypt_encode|pgcrypto encrypt(int8send(i), key, 'aes')|0.5|SELECT count(idcrypt_encode(i, $KEY::bytea)) FROM $GS"
