@@ -90,4 +90,17 @@ FROM (VALUES (0, '\xec6da99093b6d9100e464cc665298f7ca26b75c90eaca73a281a0e7c4622
 SELECT idcrypt_encode(n, '\x2b7e151628aed2a6abf7158809cf4f3c'::bytea) IS NOT NULL AS default_length_encodes,
        length(idcrypt_encode(n, '\x2b7e151628aed2a6abf7158809cf4f3c'::bytea)) AS length
 FROM golden_number WHERE n = 9223372036854775807;
+-- time-ordered IDs, frozen at 1.3.0: the TypeID specification's valid cases nil, max-valid and valid-uuidv7, and
+-- UUIDs of typeid-js 1.2.0 / ulid 3.0.2 (test/vectors/typeid/)
+SELECT id, typeid_encode(prefix, id) AS typeid, ulid_encode(id) AS ulid,
+       typeid_decode(typeid_encode(prefix, id)) = id AS back, ulid_decode(ulid_encode(id)) = id AS ulid_back,
+       (extract(epoch FROM ulid_timestamp(ulid_encode(id))) * 1000)::bigint AS ulid_ms
+FROM (VALUES ('00000000-0000-0000-0000-000000000000'::uuid, ''), ('ffffffff-ffff-ffff-ffff-ffffffffffff', ''),
+             ('01890a5d-ac96-774b-bcce-b302099a8057', 'prefix'),
+             ('dd889dae-f650-7517-bc65-4fcc7a2d209d'::uuid, 'prefix_with_many_underscores'),
+             ('00000000-0000-0000-0000-000000000001'::uuid, 'prefix_with_many_underscores'),
+             ('8432047f-12fa-78d4-beec-973bf421f8a5'::uuid, 'prefix_with_many_underscores'),
+             ('c438820b-ef00-7532-8df9-409fd6f5f858'::uuid, 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'),
+             ('09196375-6d98-7248-a78a-c30fb3b2214c'::uuid, 'prefix_with_many_underscores'),
+             ('3cf45d42-26e0-7c2b-b568-83d2fd99f653'::uuid, 'user')) AS v(id, prefix);
 DROP EXTENSION idcodec_pg_hashids;
