@@ -1,7 +1,8 @@
 'use strict';
-// Shared parts of the npm interop tests (hashids_interop.js, sqids_interop.js): the pinned package check, the
-// settings from the environment, the seeded random generator, the psql session that computes the SQL results and
-// the mismatch report. Every message is prefixed with the test's label ("hashids interop: ...").
+// Shared parts of the npm interop tests (hashids_interop.js, sqids_interop.js, ff1_interop.js, typeid_interop.js):
+// the pinned package check, the settings from the environment, the seeded random generator, the psql session that
+// computes the SQL results, the comparison and the mismatch report. Every message is prefixed with the test's label
+// ("hashids interop: ...").
 
 const fs = require('fs');
 const os = require('os');
@@ -124,9 +125,10 @@ const NON_BMP = UNICODE_POOLS.emoji.concat(UNICODE_POOLS.mathAlnum, UNICODE_POOL
 // ---------------------------------------------------------------- SQL results (one psql session, one query)
 const sqlQuote = (s) => `'${s.replace(/'/g, "''")}'`;
 
-// A function pg_temp.<name>(<args>) giving {"v": <call>}, or <errorObject> (jsonb built from SQLSTATE and SQLERRM)
-// when the call raises: an SQL error becomes a value instead of aborting the run.
-const sqlWrapper = (name, args, call, errorObject) => `
+// A function pg_temp.<name>(<args>) giving {"v": <call>}, or <errorObject> (jsonb built from SQLSTATE and SQLERRM;
+// by default {"e": "<SQLSTATE>: <message>"}) when the call raises: an SQL error becomes a value instead of aborting
+// the run.
+const sqlWrapper = (name, args, call, errorObject = "jsonb_build_object('e', SQLSTATE || ': ' || SQLERRM)") => `
 CREATE FUNCTION pg_temp.${name}(${args}) RETURNS jsonb LANGUAGE plpgsql AS $fn$
 BEGIN
     RETURN jsonb_build_object('v', ${call});
@@ -183,6 +185,25 @@ const show = (v) => (v === null || v === undefined ? 'NULL' : JSON.stringify(v))
 // An SQL literal (E'...') of any string, for the repro lines.
 const lit = (s) => `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}'`;
 
+// The comparison of SQL results ({v} or {e}, as sqlWrapper's default gives them) with the reference's: check()
+// counts a check and records a mismatch ({c, what, js, sql, sqlCall}) unless SQL gave exactly `expected`; count()
+// counts a check the caller made itself (pushing any mismatch of it); `checks` is the number so far.
+function comparison() {
+    const mismatches = [];
+    let checks = 0;
+    return {
+        mismatches,
+        get checks() { return checks; },
+        count() { checks++; },
+        check(c, what, sqlResult, expected, sqlCall) {
+            checks++;
+            if (sqlResult && !('e' in sqlResult) && sqlResult.v === expected) return;
+            const sql = !sqlResult ? '(no row)' : 'e' in sqlResult ? `ERROR ${sqlResult.e}` : show(sqlResult.v);
+            mismatches.push({ c, what, js: show(expected), sql, sqlCall });
+        },
+    };
+}
+
 // Prints the first SHOW mismatches ({c, what, js, sql, sqlCall}), each with the case as describe(c) gives it
 // ({title, lines}), the reference's and SQL's results and a query reproducing it; then how many were left out.
 function printMismatches(mismatches, reference, describe) {
@@ -204,5 +225,5 @@ function finish(label, cases, mismatches, seed) {
 
 module.exports = {
     packageVersion, interopSeed, CASES, SHOW, seededRandom, range, ASCII, UNICODE_POOLS, UNICODE_ALL, NON_BMP,
-    sqlWrapper, runSql, show, lit, printMismatches, finish,
+    sqlWrapper, runSql, show, lit, comparison, printMismatches, finish,
 };

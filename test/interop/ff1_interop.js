@@ -23,7 +23,7 @@ const path = require('path');
 const { pathToFileURL } = require('url');
 const {
     interopSeed, CASES, seededRandom, range, ASCII, UNICODE_POOLS, UNICODE_ALL, NON_BMP,
-    sqlWrapper, runSql, show, lit, printMismatches, finish,
+    sqlWrapper, runSql, lit, comparison, printMismatches, finish,
 } = require('./common');
 
 const EXPECTED_VERSION = '2.4.0';
@@ -317,7 +317,6 @@ async function main() {
     // Each call is wrapped so an SQL error becomes a reported mismatch instead of aborting the run. Text results
     // travel as the hex of their UTF-8 bytes: psql's printed output drops the noncharacters U+1FFFE, U+1FFFF, ...
     // U+10FFFF, which the alphabets here may hold.
-    const wrapper = (name, args, call) => sqlWrapper(name, args, call, "jsonb_build_object('e', SQLSTATE || ': ' || SQLERRM)");
     const asHex = (call) => `encode(convert_to(${call}, 'UTF8'), 'hex')`;
     const { results, sqlMillis } = runSql({
         label: 'ff1',
@@ -328,17 +327,17 @@ async function main() {
             : { i: c.i, k: 'i', key: hex(c.key), t: c.tweak, l: c.length, a: c.alphabet, f: c.form, n: c.number,
                 code: c.code, x: c.tampered })),
         functions: [
-            wrapper('ff1e', 'x text, k bytea, a text, tw bytea, f int',
+            sqlWrapper('ff1e', 'x text, k bytea, a text, tw bytea, f int',
                 asHex('CASE f WHEN 1 THEN ff1_encrypt(x, k, a) ELSE ff1_encrypt(x, k, a, tw) END')),
-            wrapper('ff1d', 'x text, k bytea, a text, tw bytea, f int',
+            sqlWrapper('ff1d', 'x text, k bytea, a text, tw bytea, f int',
                 asHex('CASE f WHEN 1 THEN ff1_decrypt(x, k, a) ELSE ff1_decrypt(x, k, a, tw) END')),
-            wrapper('ide', 'n bigint, k bytea, t text, l int, a text, f int', asHex(`CASE f
+            sqlWrapper('ide', 'n bigint, k bytea, t text, l int, a text, f int', asHex(`CASE f
                 WHEN 1 THEN idcrypt_encode(n, k, t, l)
                 WHEN 2 THEN idcrypt_encode(n, k, t)
                 WHEN 3 THEN idcrypt_encode(n, k)
                 WHEN 4 THEN idcrypt_encode(n, k, alphabet => a, length => l, tweak => t)
                 ELSE idcrypt_encode(n, k, t, l, a) END`)),
-            wrapper('idd', 'x text, k bytea, t text, l int, a text, f int', `(CASE f
+            sqlWrapper('idd', 'x text, k bytea, t text, l int, a text, f int', `(CASE f
                 WHEN 1 THEN idcrypt_decode(x, k, t, l)
                 WHEN 2 THEN idcrypt_decode(x, k, t)
                 WHEN 3 THEN idcrypt_decode(x, k)
@@ -369,14 +368,8 @@ ORDER BY i;`,
     }
 
     // ------------------------------------------------------------ compare
-    const mismatches = [];
-    let checks = 0;
-    function check(c, what, sqlResult, expected, sqlCall) {
-        checks++;
-        if (sqlResult && !('e' in sqlResult) && sqlResult.v === expected) return;
-        const sql = !sqlResult ? '(no row)' : 'e' in sqlResult ? `ERROR ${sqlResult.e}` : show(sqlResult.v);
-        mismatches.push({ c, what, js: show(expected), sql, sqlCall });
-    }
+    const compared = comparison();
+    const { mismatches, check } = compared;
     const bytea = (b) => `'\\x${hex(b)}'::bytea`;
     const alphabetSql = (c) => (c.kind === 'canonical' ? canonicalSql(c.radix) : lit(c.alphabet));
     // The SQL call of a case's form, with its first argument.
@@ -428,7 +421,7 @@ ORDER BY i;`,
     console.log(`@noble/ciphers ${pkgVersion}: ${TEXT_CASES} FF1 texts (radix ${stats.radixMin}..${stats.radixMax},`
         + ` length ${stats.lengthMin}..${stats.lengthMax}, ${stats.tweaked} with a tweak) + ${ID_CASES} encrypted IDs`
         + ` (${stats.defaultLength} at the default length, ${stats.ownAlphabet} with an alphabet of their own),`
-        + ` ${stats.tampered} tampered codes (${stats.tamperedValid} decode to a number), ${checks} checks;`
+        + ` ${stats.tampered} tampered codes (${stats.tamperedValid} decode to a number), ${compared.checks} checks;`
         + ` js ${jsMillis} ms, sql ${sqlMillis} ms; rerun with IDCODEC_INTEROP_SEED=${seed}`);
     finish('ff1', cases, mismatches, seed);
 }

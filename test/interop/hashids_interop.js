@@ -11,7 +11,7 @@
 
 const {
     packageVersion, interopSeed, CASES, seededRandom, range, ASCII, UNICODE_POOLS, UNICODE_ALL, NON_BMP,
-    sqlWrapper, runSql, show, lit, printMismatches, finish,
+    sqlWrapper, runSql, show, lit, comparison, printMismatches, finish,
 } = require('./common');
 
 const EXPECTED_VERSION = '2.3.0';
@@ -175,7 +175,6 @@ const jsMillis = Date.now() - t0;
 
 // ---------------------------------------------------------------- SQL results (one psql session, one query)
 // Each call is wrapped so an SQL error becomes a reported mismatch instead of aborting the run.
-const wrapper = (name, args, call) => sqlWrapper(name, args, call, "jsonb_build_object('e', SQLSTATE || ': ' || SQLERRM)");
 const { results, sqlMillis } = runSql({
     label: 'hashids',
     seed,
@@ -184,12 +183,12 @@ const { results, sqlMillis } = runSql({
         n: c.numbers ? c.numbers.map(String) : null, h: c.hex ?? null, id: c.id, t: c.tampered ?? null,
     })),
     functions: [
-        wrapper('enc', 'n bigint[], s text, m int, a text', 'hashids_encode(n, s, m, a)'),
-        wrapper('enc1', 'n bigint, s text, m int, a text', 'hashids_encode(n, s, m, a)'),
-        wrapper('dec', 'id text, s text, m int, a text', 'hashids_decode(id, s, m, a)::text'),
-        wrapper('dec1', 'id text, s text, m int, a text', 'hashids_decode_one(id, s, m, a)::text'),
-        wrapper('ench', 'h text, s text, m int, a text', 'hashids_encode_hex(h, s, m, a)'),
-        wrapper('dech', 'id text, s text, m int, a text', 'hashids_decode_hex(id, s, m, a)'),
+        sqlWrapper('enc', 'n bigint[], s text, m int, a text', 'hashids_encode(n, s, m, a)'),
+        sqlWrapper('enc1', 'n bigint, s text, m int, a text', 'hashids_encode(n, s, m, a)'),
+        sqlWrapper('dec', 'id text, s text, m int, a text', 'hashids_decode(id, s, m, a)::text'),
+        sqlWrapper('dec1', 'id text, s text, m int, a text', 'hashids_decode_one(id, s, m, a)::text'),
+        sqlWrapper('ench', 'h text, s text, m int, a text', 'hashids_encode_hex(h, s, m, a)'),
+        sqlWrapper('dech', 'id text, s text, m int, a text', 'hashids_decode_hex(id, s, m, a)'),
     ],
     query: `SELECT jsonb_build_object(
            'i', i,
@@ -212,17 +211,11 @@ ORDER BY i;`,
 });
 
 // ---------------------------------------------------------------- compare
-const mismatches = [];
-let checks = 0;
+const compared = comparison();
+const { mismatches, check } = compared;
 let tamperedCount = 0;
 let tamperedAccepted = 0;
 const beyondBigint = []; // tampered hex ids hashids.js decodes to a number above 2^63-1, where SQL gives NULL
-function check(c, what, sqlResult, expected, sqlCall) {
-    checks++;
-    if (sqlResult && !('e' in sqlResult) && sqlResult.v === expected) return;
-    const sql = !sqlResult ? '(no row)' : 'e' in sqlResult ? `ERROR ${sqlResult.e}` : show(sqlResult.v);
-    mismatches.push({ c, what, js: show(expected), sql, sqlCall });
-}
 for (const c of cases) {
     const r = results.get(c.i);
     const settings = `${lit(c.salt)}, ${c.minLength}, ${lit(c.alphabet)}`;
@@ -250,7 +243,7 @@ for (const c of cases) {
             const beyond = !c.tamperedDecoded.error && c.tamperedDecoded.some((v) => v > INT64_MAX);
             const r2 = r.tampered_decode_hex;
             if (beyond && r2 && !('e' in r2) && r2.v === null && c.tamperedDecodedHex !== null) {
-                checks++;
+                compared.count();
                 beyondBigint.push(`case ${c.i}: hashids_decode_hex(${t}, ${settings}) is NULL, hashids.js decodeHex gives `
                     + `${show(c.tamperedDecodedHex)} (numbers ${c.tamperedDecoded.join(',')})`);
             } else {
@@ -276,6 +269,6 @@ if (beyondBigint.length > 0) {
     console.log(`  ${beyondBigint[0]}`);
 }
 console.log(`hashids.js ${pkgVersion}: ${NUMBER_CASES} number lists + ${HEX_CASES} hex strings, ${tamperedCount} tampered ids`
-    + ` (${tamperedAccepted} still valid, ${beyondBigint.length} beyond bigint), ${checks} checks; js ${jsMillis} ms, sql ${sqlMillis} ms;`
+    + ` (${tamperedAccepted} still valid, ${beyondBigint.length} beyond bigint), ${compared.checks} checks; js ${jsMillis} ms, sql ${sqlMillis} ms;`
     + ` rerun with IDCODEC_INTEROP_SEED=${seed}`);
 finish('hashids', cases, mismatches, seed);
