@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/common/big_endian.hpp"
 #include "core/common/error.hpp"
 #include "core/crypt/ff1.hpp"
 
@@ -46,11 +47,6 @@ void check(int ok) {
 
 void put_be(std::uint8_t* out, std::uint64_t value, std::size_t bytes) {
     for (std::size_t k = bytes; k-- > 0; value >>= 8) out[k] = static_cast<std::uint8_t>(value);
-}
-
-// The word whose bytes in memory are `value` most significant first.
-std::uint64_t native_of_be(std::uint64_t value) noexcept {
-    return std::endian::native == std::endian::little ? __builtin_bswap64(value) : value;
 }
 
 // (high * 2^64 + low) mod modulus, for high below 2^32. On x86-64 one division instruction takes the 128-bit

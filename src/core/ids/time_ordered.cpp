@@ -43,13 +43,15 @@ void write_type_id(std::string_view prefix, const Uuid& uuid, std::span<char> ou
 }
 
 std::optional<TypeId> parse_type_id(std::string_view text) noexcept {
-    const std::size_t separator = text.rfind('_');
-    const std::string_view prefix =
-        separator == std::string_view::npos ? std::string_view() : text.substr(0, separator);
-    const std::string_view suffix = separator == std::string_view::npos ? text : text.substr(separator + 1);
-    // "_suffix" (a separator with an empty prefix) is no TypeID
-    if ((separator != std::string_view::npos && prefix.empty()) || !is_type_prefix(prefix)) return std::nullopt;
-    const std::optional<Uuid> uuid = decoded(suffix, crockford::Reading::strict);
+    // The suffix is the last 26 characters; before it, either nothing or a separator after a non-empty prefix. (A
+    // suffix holds no underscore, so this separator is the last one, as the specification splits.)
+    const std::size_t suffix_at = text.size() >= crockford::text_length ? text.size() - crockford::text_length : 0;
+    const bool has_prefix = suffix_at != 0;
+    if (text.size() < crockford::text_length || (has_prefix && (suffix_at < 2 || text[suffix_at - 1] != '_')))
+        return std::nullopt;
+    const std::string_view prefix = has_prefix ? text.substr(0, suffix_at - 1) : std::string_view();
+    if (!is_type_prefix(prefix)) return std::nullopt;
+    const std::optional<Uuid> uuid = decoded(text.substr(suffix_at), crockford::Reading::strict);
     if (!uuid) return std::nullopt;
     return TypeId{prefix, *uuid};
 }
