@@ -78,5 +78,25 @@ SELECT id, left(body, 40) AS starts_with,
 FROM doc, winnow(lower(regexp_replace('the quick brown fox jumps over the lazy dog', '\W', '', 'g')), 5, 4) AS q(f)
 WHERE fingerprints && q.f ORDER BY shared_fingerprints DESC;
 
+-- 7. Encrypted IDs: FF1 over AES. Sequential keys give unrelated 14-character codes; a tampered code decodes to
+-- nothing. (In production the key is named in idcodec.keyring, not written in the query.)
+SELECT i AS id, idcrypt_encode(i, '\x2b7e151628aed2a6abf7158809cf4f3c'::bytea, 'invoice') AS public_id
+FROM generate_series(1, 3) AS i;
+SELECT idcrypt_decode(idcrypt_encode(2, '\x2b7e151628aed2a6abf7158809cf4f3c'::bytea, 'invoice'),
+                      '\x2b7e151628aed2a6abf7158809cf4f3c'::bytea, 'invoice') AS back,
+       idcrypt_decode('0000000000000a', '\x2b7e151628aed2a6abf7158809cf4f3c'::bytea, 'invoice') AS tampered;
+SELECT ff1_encrypt('4111111111111111', '\x2b7e151628aed2a6abf7158809cf4f3c', '0123456789') AS card_digits_encrypted;
+
+-- 8. Time-ordered IDs: a version 7 UUID key, shown as a TypeID and a ULID; the TypeID decodes back to the key.
+CREATE TABLE account (
+    id uuid PRIMARY KEY DEFAULT uuid_generate_v7(),
+    public_id text GENERATED ALWAYS AS (typeid_encode('acct', id)) STORED UNIQUE,
+    name text NOT NULL
+);
+INSERT INTO account (name) VALUES ('first'), ('second'), ('third');
+SELECT name, public_id, ulid_encode(id) AS ulid, typeid_decode(public_id) = id AS decodes FROM account ORDER BY id;
+SELECT typeid_encode('prefix', '01890a5d-ac96-774b-bcce-b302099a8057') AS typeid,
+       ulid_timestamp('01H455VB4PEX5VSKNK084SN02Q') AS ulid_time;
+
 RESET search_path;
 DROP SCHEMA tour CASCADE;
