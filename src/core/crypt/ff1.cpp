@@ -64,9 +64,8 @@ std::uint64_t remainder_128(std::uint64_t high, std::uint64_t low, std::uint64_t
 #endif
 }
 
-// The most bytes of NUM_radix of a half (512 numerals of 16 bits), and so of Q and S.
+// The most bytes of NUM_radix of a half (512 numerals of 16 bits), and so of Q.
 constexpr std::size_t max_b = (Ff1::max_length + 1) / 2 * 16 / 8;
-constexpr std::size_t max_d = 4 * ((max_b + 3) / 4) + 4;
 constexpr std::size_t max_q = Ff1::max_tweak_bytes + 15 + 1 + max_b;
 
 }  // namespace
