@@ -81,6 +81,12 @@ $(OBJS): $(firstword $(MAKEFILE_LIST))
 check-boundary:
 	@PG_CONFIG=$(PG_CONFIG) CXX=$(CXX) bash test/boundary/check.sh
 
+# The extension scripts (and the examples' functions) as a superuser may run them: every operator, function and
+# relation qualified, no OR REPLACE / IF NOT EXISTS, a fixed search_path (test/security/check_scripts.js, with
+# PostgreSQL's parser from npm's libpg-query, pinned in test/security/package.json).
+check-scripts:
+	@bash test/security/check_scripts.sh
+
 # The C++ style of .clang-format, over src/ and test/ (`make format` applies it).
 FORMAT_FILES = $(wildcard src/*/*.cpp src/*/*.hpp src/core/*/*.cpp src/core/*/*.hpp test/unit/*/*.cpp test/unit/*/*.hpp test/fuzz/*.cpp test/fuzz/*.hpp \
 	test/bench/*.cpp test/bench/peers/*.cpp test/chaos/*.cpp test/boundary/*.cpp test/*.cpp)
@@ -161,5 +167,5 @@ bench:
 	BUILD=$(BUILD) bash test/bench/peers/run.sh
 	bash test/bench/run.sh
 
-.PHONY: unit unit-asan fuzz bench check-locale-free check-boundary check-format format chaos sqlsmith asan-server
+.PHONY: unit unit-asan fuzz bench check-locale-free check-boundary check-scripts check-format format chaos sqlsmith asan-server
 endif

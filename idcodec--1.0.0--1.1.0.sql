@@ -5,12 +5,16 @@
 -- A new parameter needs a new function. Views and SQL functions hold the old one by its OID and cannot be moved to
 -- the new one, so where any depends on it, the old one stays, renamed, and they go on working unchanged; otherwise
 -- it is dropped, and the catalog is the same as a fresh install's.
+-- (Every operator, function, type and relation here is pg_catalog's, named so: the script runs as a superuser, in a
+-- schema whose owner could have put operators of his own there.)
 DO $update$
 DECLARE
-    old_function regprocedure := 'cdc_chunks(bytea, text, int, int, int, bigint, int, text)';
+    old_function pg_catalog.regprocedure := 'cdc_chunks(bytea, text, int, int, int, bigint, int, text)';
 BEGIN
-    IF EXISTS (SELECT FROM pg_catalog.pg_depend
-               WHERE refclassid = 'pg_catalog.pg_proc'::regclass AND refobjid = old_function AND deptype = 'n') THEN
+    IF EXISTS (SELECT FROM pg_catalog.pg_depend d
+               WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+                 AND d.refobjid OPERATOR(pg_catalog.=) old_function
+                 AND d.deptype OPERATOR(pg_catalog.=) 'n') THEN
         ALTER FUNCTION cdc_chunks(bytea, text, int, int, int, bigint, int, text) RENAME TO cdc_chunks_1_0;
         COMMENT ON FUNCTION cdc_chunks_1_0(bytea, text, int, int, int, bigint, int, text) IS
         'cdc_chunks as idcodec 1.0.0 declared it, kept for the views and functions that use it: the same rows as cdc_chunks';

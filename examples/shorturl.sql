@@ -24,9 +24,12 @@ FROM link ORDER BY id;
 CREATE VIEW public_link AS SELECT code, url, hits FROM link;
 
 -- Following a link counts a hit
-CREATE FUNCTION follow(short_code text) RETURNS text LANGUAGE sql AS $$
-    UPDATE link SET hits = hits + 1 WHERE code = short_code RETURNING url
+\ir function_search_path.sql
+-- check-scripts: accept PS017: link is found on the search path fixed here
+CREATE FUNCTION :"function_schema".follow(short_code text) RETURNS text LANGUAGE sql SET search_path FROM CURRENT AS $$
+    UPDATE link SET hits = hits OPERATOR(pg_catalog.+) 1 WHERE code OPERATOR(pg_catalog.=) short_code RETURNING url
 $$;
+\ir caller_search_path.sql
 SELECT follow(code) FROM link WHERE id = 1000001;
 SELECT follow(code) FROM link WHERE id = 1000001;
 SELECT code, hits FROM public_link ORDER BY code;

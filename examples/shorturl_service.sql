@@ -1,16 +1,18 @@
 -- The short-URL service's functions, the one definition that examples/shorturl.sql, examples/tour.sql, the chaos
 -- test and the Citus suite load (psql's \ir or -f). They work on a table url_code (code, url, attempt, hits) that
 -- each of those creates as it needs (partitioned, distributed, plain) in the schema first on the search path when
--- this file runs; the functions keep that search path, so they find the table whatever the caller's is.
+-- this file runs, and find it there whatever the caller's search path (function_search_path.sql).
+\ir function_search_path.sql
 
 -- Shortening: a URL already stored keeps its code; otherwise the first free candidate of the URL's MD5 wins, and
 -- when all four are taken the next attempt gives four fresh ones.
-CREATE FUNCTION shorten(long_url text, code_length int DEFAULT 8) RETURNS text LANGUAGE plpgsql
+-- check-scripts: accept PS016, PS017: url_code and shortcode_candidates are found on the search path fixed here
+CREATE FUNCTION :"function_schema".shorten(long_url text, code_length int DEFAULT 8) RETURNS text LANGUAGE plpgsql
 SET search_path FROM CURRENT AS $$
 DECLARE
-    candidate text;
+    candidate pg_catalog.text;
 BEGIN
-    SELECT code INTO candidate FROM url_code WHERE url = long_url LIMIT 1;
+    SELECT u.code INTO candidate FROM url_code u WHERE u.url OPERATOR(pg_catalog.=) long_url LIMIT 1;
     IF FOUND THEN
         RETURN candidate;
     END IF;
@@ -27,7 +29,10 @@ BEGIN
 END $$;
 
 -- Following a code counts a hit; an unknown code gives NULL.
-CREATE FUNCTION resolve(short_code text) RETURNS text LANGUAGE sql
+-- check-scripts: accept PS017: url_code is found on the search path fixed here
+CREATE FUNCTION :"function_schema".resolve(short_code text) RETURNS text LANGUAGE sql
 SET search_path FROM CURRENT AS $$
-    UPDATE url_code SET hits = hits + 1 WHERE code = short_code RETURNING url
+    UPDATE url_code SET hits = hits OPERATOR(pg_catalog.+) 1 WHERE code OPERATOR(pg_catalog.=) short_code RETURNING url
 $$;
+
+\ir caller_search_path.sql

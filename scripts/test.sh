@@ -103,10 +103,11 @@ install_dependencies
 ensure_test_locale
 build_and_install
 
-log "build rules: the core is locale-free, the core/shim boundary holds, the code is formatted, the benchmarks build"
+log "build rules: the core is locale-free, the core/shim boundary holds, the code is formatted, the scripts are safe, the benchmarks build"
 run_check "core locale-free" make -s check-locale-free PG_CONFIG=$PG_BIN/pg_config
 run_check "core/shim boundary" make -s check-boundary PG_CONFIG=$PG_BIN/pg_config
 run_check "clang-format" make -s check-format
+run_check "extension scripts: static check (PostgreSQL's parser)" make -s check-scripts
 # `make bench` is not run here (timings are no test), but its programs must keep compiling and its scripts parsing.
 run_check "benchmark programs build" bash -c \
     'make -s build/core_bench build/chunker_speed && bash -n test/bench/run.sh && bash -n test/bench/peers/run.sh'

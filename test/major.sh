@@ -2,7 +2,8 @@
 # idcodec on one PostgreSQL major built from its stock release source (test/lib/postgres_build.sh, cached outside
 # the checkout): it builds with -Werror, and on a throwaway cluster of that major every pg_regress suite passes with
 # the same expected files, the hostile battery and the tr_TR.UTF-8 run find no crash and no internal error, a fresh
-# install and every earlier version updated have the same catalog, a non-superuser installs both extensions, and
+# install and every earlier version updated have the same catalog, a non-superuser installs both extensions, the
+# scripts withstand the traps of a role with only CREATE on a database (test/integration/script_attack.sh), and
 # the major's own features behave as documented (test/integration/server_features.sh).
 #
 #   bash test/major.sh VERSION              e.g. 17.6 (18.6 is built with assertions)
@@ -83,6 +84,7 @@ step "hostile battery" bash test/integration/hostile.sh
 step "suites in $TEST_LOCALE" bash test/integration/locale.sh
 step "catalog: fresh install = every earlier version updated" bash test/integration/catalog.sh
 step "trusted: a non-superuser installs both extensions" bash test/integration/trusted.sh
+step "script attack: traps planted by a role with only CREATE catch no script" bash test/integration/script_attack.sh
 step "server features of PostgreSQL $major" bash test/integration/server_features.sh
 
 now=$(psql -X -At -c "SELECT pg_postmaster_start_time()")

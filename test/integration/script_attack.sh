@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The attack on the extension scripts, as a role whose only privilege is CREATE on a database: it plants traps
+# (test/security/plant_traps.sql) for every operator, function and relation the scripts use (read from the scripts
+# themselves by test/security/check_scripts.js --names, so a new script is covered as it comes), in the schema it
+# installs into and as temporary objects of its session. Then it installs every version of idcodec directly, walks
+# every upgrade path one step at a time, and installs idcodec_pg_hashids; a superuser takes a real pg_hashids over
+# in a schema the role owns, with traps. Every step must succeed, no trap may run, and the role stays unprivileged.
+#
+# First the same attack runs on 1.3.0's scripts (test/security/vulnerable-1.3.0/, installed under other extension
+# names for the while): there the traps must run and the role become a superuser, or this test could not fail.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+attacker=idcodec_mallory
+extension_dir="$("$PG_BIN/pg_config" --sharedir)/extension"
+current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control)
+failures=0
+check() {  # check WHAT GOT EXPECTED
+    if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAILED: $1: got '$2', expected '$3'"; failures=$((failures + 1)); fi
+}
+
+used=$(bash test/security/check_scripts.sh --names idcodec--*.sql idcodec_pg_hashids--*.sql test/security/vulnerable-1.3.0/*.sql)
+echo "traps for: $(tr '\n' ' ' <<<"$used")"
+
+cleanup() {
+    for db in idcodec_attack idcodec_attack_takeover; do q -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true; done
+    q -c "DROP ROLE IF EXISTS $attacker" >/dev/null 2>&1 || true
+    rm -f "$extension_dir"/idcodec_v130*
+}
+trap cleanup EXIT
+cleanup
+
+# A database where the attacker may only create (schemas), with its trap log and traps in schema m.
+new_database() {
+    q -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" \
+      -c "GRANT CREATE ON DATABASE $1 TO $attacker"
+    as_attacker "$1" -c "CREATE SCHEMA trap_log" -c "CREATE SEQUENCE trap_log.hits" \
+        -c "GRANT USAGE ON SCHEMA trap_log TO PUBLIC" -c "GRANT USAGE, UPDATE ON SEQUENCE trap_log.hits TO PUBLIC" \
+        -c "CREATE SCHEMA m"
+    plant "$1" m
+}
+as_attacker() { local db=$1; shift; q -U "$attacker" -d "$db" "$@"; }
+plant() {  # plant DATABASE SCHEMA
+    as_attacker "$1" -v used="$used" -v trap_schema="$2" -v attacker="$attacker" -f test/security/plant_traps.sql 2>&1 |
+        sed -nE 's/.*NOTICE: +(planted .*)/\1/p' | sort -u
+}
+# run_session DATABASE ROLE STATEMENT...: in one session (where the temporary traps live), the statements in
+# order; prints "ok" or the first error
+run_session() {
+    local db=$1 role=$2; shift 2
+    local args=(-v used="$used" -v trap_schema=pg_temp -v attacker="$attacker" -f test/security/plant_traps.sql)
+    [ "$role" = "$attacker" ] || args=()
+    local statement
+    for statement in "$@"; do args+=(-c "$statement"); done
+    if out=$(psql -X -q -At -v ON_ERROR_STOP=1 -U "$role" -d "$db" "${args[@]}" 2>&1); then echo ok
+    else grep -m1 'ERROR' <<<"$out" || echo "failed: $out"; fi
+}
+hits() { q -d "$1" -c "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM trap_log.hits"; }
+is_superuser() { q -c "SELECT rolsuper FROM pg_roles WHERE rolname = '$attacker'"; }
+
+q -c "CREATE ROLE $attacker LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE"
+pg_hashids_archive=$(find_peer pg_hashids-1.3.tar.gz)
+if [ -n "$pg_hashids_archive" ]; then
+    source test/lib/pg_hashids_build.sh
+    pg_hashids_install "$pg_hashids_archive" "$PG_BIN/pg_config" >/dev/null
+fi
+
+# ---- the control: 1.3.0's scripts fall to the attack
+for file in idcodec.control idcodec--1.0.0.sql test/security/vulnerable-1.3.0/idcodec--1.0.0--1.1.0.sql; do
+    base=$(basename "$file")
+    sed 's/idcodec/idcodec_v130/g; s/idcodec_v130_/idcodec_/g; s#\$libdir/idcodec_v130#$libdir/idcodec#' "$file" \
+        >"$extension_dir/${base/idcodec/idcodec_v130}"
+done
+sed "s/default_version = .*/default_version = '1.0.0'/" -i "$extension_dir/idcodec_v130.control"
+new_database idcodec_attack
+check "1.3.0's update script runs the attacker's code, as the issue's exploit" \
+    "$(run_session idcodec_attack "$attacker" "CREATE EXTENSION idcodec_v130 VERSION '1.0.0' SCHEMA m" \
+        "ALTER EXTENSION idcodec_v130 UPDATE TO '1.1.0'") $(hits idcodec_attack | awk '{print ($1 > 0)}') $(is_superuser)" \
+    "ok 1 t"
+q -c "ALTER ROLE $attacker NOSUPERUSER"
+q -c "DROP DATABASE idcodec_attack"
+if [ -n "$pg_hashids_archive" ]; then
+    sed "s/EXTENSION idcodec_pg_hashids/EXTENSION idcodec_v130_pg_hashids/g" test/security/vulnerable-1.3.0/idcodec_pg_hashids--1.0.0.sql \
+        >"$extension_dir/idcodec_v130_pg_hashids--1.0.0.sql"
+    sed "s/requires = 'idcodec'/requires = 'idcodec_v130'/" idcodec_pg_hashids.control \
+        >"$extension_dir/idcodec_v130_pg_hashids.control"
+    new_database idcodec_attack_takeover
+    q -d idcodec_attack_takeover -c "CREATE EXTENSION pg_hashids SCHEMA m"
+    run_session idcodec_attack_takeover postgres "CREATE EXTENSION idcodec_v130_pg_hashids SCHEMA m CASCADE" >/dev/null
+    check "1.3.0's takeover of pg_hashids runs the attacker's code when a superuser runs it" \
+        "$(hits idcodec_attack_takeover | awk '{print ($1 > 0)}')" "1"
+    q -c "ALTER ROLE $attacker NOSUPERUSER"
+    q -c "DROP DATABASE idcodec_attack_takeover"
+fi
+rm -f "$extension_dir"/idcodec_v130*
+
+# ---- the scripts of this release
+new_database idcodec_attack
+versions=$(ls idcodec--*.sql | sed -nE 's/^idcodec--([0-9.]+)\.sql$/\1/p' | sort -V)
+for version in $versions; do
+    check "installs $version directly under the traps" \
+        "$(run_session idcodec_attack "$attacker" "CREATE EXTENSION idcodec VERSION '$version' SCHEMA m" \
+            "DROP EXTENSION idcodec")" "ok"
+done
+for version in $versions; do
+    [ "$version" = "$current" ] && continue
+    # the path the server would take, one step at a time
+    steps=$(q -d idcodec_attack -c "SELECT replace(path, '--', ' ') FROM pg_extension_update_paths('idcodec')
+                                    WHERE source = '$version' AND target = '$current'")
+    statements=("CREATE EXTENSION idcodec VERSION '$version' SCHEMA m")
+    for step in ${steps#* }; do statements+=("ALTER EXTENSION idcodec UPDATE TO '$step'"); done
+    statements+=("DROP EXTENSION idcodec")
+    check "updates $version to $current step by step ($steps) under the traps" \
+        "$(run_session idcodec_attack "$attacker" "${statements[@]}")" "ok"
+done
+check "installs idcodec_pg_hashids (and idcodec) under the traps" \
+    "$(run_session idcodec_attack "$attacker" "CREATE EXTENSION idcodec_pg_hashids SCHEMA m CASCADE")" "ok"
+check "no trap ran" "$(hits idcodec_attack)" "0"
+check "the role is still no superuser" "$(is_superuser)" "f"
+
+if [ -n "$pg_hashids_archive" ]; then
+    new_database idcodec_attack_takeover
+    q -d idcodec_attack_takeover -c "CREATE EXTENSION pg_hashids SCHEMA m"
+    check "a superuser takes pg_hashids over in the attacker's schema, under the traps" \
+        "$(run_session idcodec_attack_takeover postgres "CREATE EXTENSION idcodec_pg_hashids SCHEMA m CASCADE")" "ok"
+    check "every pg_hashids function was taken over" \
+        "$(q -d idcodec_attack_takeover -c "SELECT count(*) FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+                WHERE e.extname = 'idcodec_pg_hashids' AND d.deptype = 'e'")" "20"
+    check "no trap ran in the takeover" "$(hits idcodec_attack_takeover)" "0"
+    check "the role is still no superuser after the takeover" "$(is_superuser)" "f"
+else
+    echo "SKIPPED: the takeover of pg_hashids: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout"
+fi
+echo "script attack: $failures failures"
+[ "$failures" -eq 0 ]
