@@ -78,7 +78,7 @@ FROM (SELECT pg_temp.error_of(call) AS error FROM (VALUES
 SELECT pg_temp.error_of($$SELECT ff1_decrypt(repeat('1', 1025), '\x2b7e151628aed2a6abf7158809cf4f3c', '0123456789')$$);
 
 -- The column pattern: an encrypted public ID as a stored generated column with a unique index, looked up by
--- decoding it to the key. (A key literal is readable by every role in the catalog: idcodec.keyring holds keys
+-- decoding it to the key. (A key literal is readable by every role in the catalog: the keyring file holds keys
 -- by name instead; see the README.)
 CREATE TABLE crypt_customer (
     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

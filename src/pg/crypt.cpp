@@ -49,7 +49,8 @@ const AlphabetCipher& cipher_argument(FunctionCallInfo fcinfo, CipherSite& site,
                             "key_name must be 1 to 63 ASCII letters, digits and underscores (a key's bytes are "
                             "passed as bytea)");
             const std::optional<idcodec::SecretBytes> named = idcodec::crypt::key_of(keyring, name);
-            if (!named) throw Error(ErrorKind::undefined_object, "idcodec.keyring has no key of the name given");
+            if (!named)
+                throw Error(ErrorKind::undefined_object, "the idcodec keyring file has no key of the name given");
             return AlphabetCipher(named->bytes(), alphabet_utf8);
         });
     }

@@ -1,4 +1,5 @@
-// The keyring setting (idcodec.keyring): named FF1 keys that only a superuser can read or set.
+// The keyring: named FF1 keys in a file only the server's user can read, named by the setting idcodec.keyring_file
+// (set in the server's configuration by a superuser, read at start and on every reload).
 #pragma once
 
 #include <cstdint>
@@ -6,15 +7,14 @@
 
 namespace idcodec::pg {
 
-// Defines the setting; `at_server_start`: the module is being loaded by shared_preload_libraries.
-void define_keyring_setting(bool at_server_start);
+void define_keyring_setting();
 
-// The keyring's text. Raises an error (55000) unless the module was loaded at server start: loaded later, the
-// server would have kept the setting's value from the configuration file as a placeholder anyone can read.
+// The keyring file's text, checked. Raises an error when no file is set or the one named could not be used, and in a
+// parallel worker (which must not answer from a file its leader may have read at another time).
 std::string_view keyring_text();
 
-// Changes whenever the keyring is assigned (at start, on a configuration reload): part of a cached cipher's
-// settings, so a reload is seen by the next call that prepares its cipher.
+// Changes whenever the keyring is read (at start, on a configuration reload): part of a cached cipher's settings,
+// so a reload is seen by the next call that prepares its cipher.
 std::uint64_t keyring_generation() noexcept;
 
 }  // namespace idcodec::pg

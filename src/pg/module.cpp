@@ -32,6 +32,6 @@ void _PG_init(void) {
         "Each distinct combination of settings is prepared once and reused while it stays among "
         "the most recently used; results never depend on this setting.",
         &idcodec::pg::cache_size, 64, 0, 100000, PGC_USERSET, 0, nullptr, idcodec::pg::assign_cache_size, nullptr);
-    idcodec::pg::define_keyring_setting(process_shared_preload_libraries_in_progress);
+    idcodec::pg::define_keyring_setting();
     MarkGUCPrefixReserved("idcodec");
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The keyring: named FF1 keys in idcodec.keyring, on a cluster of its own that preloads idcodec and has the keyring
-# in its configuration file. A named key encrypts exactly as its bytes do; a second role (no superuser) uses the
-# names and reads none of the keys (SHOW, current_setting, pg_settings, pg_file_settings, the catalog of a generated
-# column); nobody sets it from SQL; a reload brings new names; a malformed keyring and a missing name are errors
-# that quote neither; and no key's hex is ever in the server's log.
+# The keyring: named FF1 keys in a file only the server's user can read, named by idcodec.keyring_file, on a cluster
+# of its own (with pg_stat_statements, which keeps the text of every statement). A named key encrypts exactly as its
+# bytes do; a second role (no superuser) uses the names and reads neither the keys nor the path; no SQL sets the
+# keyring; SHOW, pg_stat_statements and the server's log only ever see the path; a reload reads the file again; a
+# file others may read, or a malformed one, is refused (naming the line, quoting nothing) and the keys read before
+# stay; a named key in a parallel worker is an error that says so; the keyring works without preloading too.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source test/lib/cluster.sh
@@ -12,10 +13,16 @@ invoices=000102030405060708090a0b0c0d0e0f1011121314151617
 orders=c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00
 port=$(free_port)
 cluster_init keys
-conf="$CLUSTERS/keys/postgresql.conf"
-set_keyring() { as_postgres sh -c "sed -i '/^idcodec.keyring/d' '$conf' && echo \"idcodec.keyring = '$1'\" >> '$conf'"; }
-set_keyring "customers=$customers, invoices=$invoices"
-cluster_run keys "$port" "shared_preload_libraries=idcodec"
+data="$CLUSTERS/keys"
+keys="$data/idcodec.keys"
+# write_keys MODE TEXT: the keyring file, as the server's user
+write_keys() { as_postgres sh -c "umask 077; printf '%s\n' \"\$1\" > '$keys' && chmod $1 '$keys'" sh "$2"; }
+write_keys 600 "# idcodec's keys
+customers = $customers
+invoices=$invoices   # since 2026"
+# relative to the data directory, as PostgreSQL's own file settings
+as_postgres sh -c "echo \"idcodec.keyring_file = 'idcodec.keys'\" >> '$data/postgresql.conf'"
+cluster_run keys "$port" "shared_preload_libraries=idcodec,pg_stat_statements" "pg_stat_statements.track=all"
 log=$(cluster_log keys)
 
 failures=0
@@ -26,28 +33,36 @@ as_super() { cluster_psql "$port" -d postgres "$@" 2>&1 || true; }
 as_app() { psql -X -q -At -h "$CLUSTERS" -p "$port" -U idcodec_app -d postgres "$@" 2>&1 || true; }
 sqlstate() { psql -X -q -At -h "$CLUSTERS" -p "$port" -U "$1" -d postgres -v VERBOSITY=verbose -c "$2" 2>&1 |
     sed -nE 's/^ERROR:  ([0-9A-Z]{5}): .*/\1/p' | head -n 1; }
+reload() { as_super -c "SELECT pg_reload_conf()" >/dev/null; sleep 1; }
 
-as_super -c "CREATE EXTENSION idcodec" -c "CREATE ROLE idcodec_app LOGIN NOSUPERUSER" \
-    -c "GRANT CREATE ON SCHEMA public TO idcodec_app" >/dev/null
+as_super -c "CREATE EXTENSION idcodec" -c "CREATE EXTENSION pg_stat_statements" \
+    -c "CREATE ROLE idcodec_app LOGIN NOSUPERUSER" -c "GRANT CREATE ON SCHEMA public TO idcodec_app" \
+    -c "GRANT pg_read_all_stats TO idcodec_app" >/dev/null
 
 check "a named key encrypts as its bytes do" \
     "$(as_super -c "SELECT idcrypt_encode(42, key_name => 'customers') = idcrypt_encode(42, '\\x$customers'::bytea)
                        AND idcrypt_encode(42, 'invoices', 'invoice') = idcrypt_encode(42, '\\x$invoices'::bytea, 'invoice')")" "t"
 check "and decodes" "$(as_super -c "SELECT idcrypt_decode(idcrypt_encode(7, '\\x$customers'::bytea, 't'), key_name => 'customers', tweak => 't')")" "7"
-check "a superuser sees only a constant" "$(as_super -c "SHOW idcodec.keyring")" "(hidden)"
+check "a superuser's SHOW gives the path" "$(as_super -c "SHOW idcodec.keyring_file")" "idcodec.keys"
 
-check "the second role is no superuser and not in pg_read_all_settings" \
-    "$(as_app -c "SELECT rolsuper OR pg_has_role('pg_read_all_settings', 'member') FROM pg_roles WHERE rolname = current_user")" "f"
+check "the second role is no superuser and not in pg_read_all_settings (but reads all statistics)" \
+    "$(as_app -c "SELECT rolsuper OR pg_has_role('pg_read_all_settings', 'member'), pg_has_role('pg_read_all_stats', 'member')
+                  FROM pg_roles WHERE rolname = current_user")" "f|t"
 check "it uses the named keys" \
     "$(as_app -c "SELECT idcrypt_encode(42, key_name => 'customers') = '$(as_super -c "SELECT idcrypt_encode(42, '\\x$customers'::bytea)")'")" "t"
-check "SHOW is refused to it" "$(sqlstate idcodec_app "SHOW idcodec.keyring")" "42501"
-check "current_setting is refused to it" "$(sqlstate idcodec_app "SELECT current_setting('idcodec.keyring')")" "42501"
-check "pg_settings does not list it" "$(as_app -c "SELECT count(*) FROM pg_settings WHERE name = 'idcodec.keyring'")" "0"
-check "pg_file_settings is refused to it" "$(sqlstate idcodec_app "SELECT * FROM pg_file_settings")" "42501"
-check "it cannot SET it" "$(sqlstate idcodec_app "SET idcodec.keyring = 'x=$customers'")" "55P02"
-check "it cannot ALTER SYSTEM it" "$(sqlstate idcodec_app "ALTER SYSTEM SET idcodec.keyring = 'x=$customers'")" "42501"
-check "a superuser cannot SET it either (only the configuration file does)" \
-    "$(sqlstate postgres "SET idcodec.keyring = 'x=$customers'")" "55P02"
+check "SHOW is refused to it" "$(sqlstate idcodec_app "SHOW idcodec.keyring_file")" "42501"
+check "pg_settings does not list it" "$(as_app -c "SELECT count(*) FROM pg_settings WHERE name LIKE 'idcodec.keyring%'")" "0"
+check "it cannot SET it" "$(sqlstate idcodec_app "SET idcodec.keyring_file = '/tmp/mine'")" "55P02"
+check "it cannot ALTER SYSTEM it" "$(sqlstate idcodec_app "ALTER SYSTEM SET idcodec.keyring_file = '/tmp/mine'")" "42501"
+check "keys inline (idcodec 1.2.0's idcodec.keyring) are no setting any more, even for a superuser" \
+    "$(sqlstate postgres "ALTER SYSTEM SET idcodec.keyring = 'x=$customers'")" "42704"
+check "ALTER SYSTEM of the path works for a superuser, and checks the file" \
+    "$(as_super -c "ALTER SYSTEM SET idcodec.keyring_file = '$keys'" -c "SELECT pg_reload_conf()")" "t"
+sleep 1
+check "the statistics every pg_read_all_stats member reads hold no key, only the path" \
+    "$(as_app -c "SELECT count(*) FILTER (WHERE query ~* '$customers|$invoices'),
+                         count(*) FILTER (WHERE query ~ 'ALTER SYSTEM SET idcodec.keyring_file')
+                  FROM pg_stat_statements")" "0|1"
 
 as_app -c "CREATE TABLE app_customer (id bigint PRIMARY KEY,
              public_id text GENERATED ALWAYS AS (idcrypt_encode(id, key_name => 'customers', tweak => 'customer')) STORED UNIQUE)" \
@@ -57,8 +72,9 @@ check "its generated column holds encrypted IDs that decode" \
 check "and the catalog holds the key's name, not the key" \
     "$(as_app -c "SELECT pg_get_expr(adbin, adrelid) ~ 'customers' AND pg_get_expr(adbin, adrelid) !~ '$customers' FROM pg_attrdef WHERE adrelid = 'app_customer'::regclass")" "t"
 
-# A parallel worker cannot read the keyring: the named forms run in the leader of a parallel plan (PARALLEL
-# RESTRICTED), above a Gather whose workers scan the table, and give the same answers.
+# The named forms run in the leader of a parallel plan (PARALLEL RESTRICTED), above a Gather whose workers scan the
+# table, and give the same answers; wrapped in a function declared PARALLEL SAFE, they would run in a worker, and
+# there they refuse with a message that says why.
 as_app -c "INSERT INTO app_customer SELECT generate_series(1001, 200000)" -c "ANALYZE app_customer" >/dev/null
 parallel="SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
           SET min_parallel_table_scan_size = 0;"
@@ -66,6 +82,11 @@ query="SELECT count(*) FILTER (WHERE idcrypt_decode(public_id, 'customers', 'cus
 check "a parallel plan with a named key has a Gather" \
     "$(as_app -c "$parallel EXPLAIN (COSTS OFF) $query" | grep -c "Gather")" "1"
 check "and answers as a serial one" "$(as_app -c "$parallel $query")" "200000"
+as_app -c "CREATE FUNCTION wrongly_safe(code text) RETURNS bigint LANGUAGE plpgsql PARALLEL SAFE
+           SET search_path = pg_catalog, public, pg_temp AS \$\$ BEGIN RETURN idcrypt_decode(code, 'customers', 'customer'); END \$\$" >/dev/null
+check "in a parallel worker, a named key is an error that says so" \
+    "$(as_app -c "$parallel SELECT count(*) FROM app_customer WHERE wrongly_safe(public_id) = id" | sed -n 's/^ERROR:  //p' | head -n 1)" \
+    "idcodec named keys cannot be used in a parallel worker"
 
 check "a missing name is an error (42704)" "$(sqlstate idcodec_app "SELECT idcrypt_encode(1, key_name => 'orders')")" "42704"
 check "a key passed where a name belongs is refused (22023)" \
@@ -73,24 +94,48 @@ check "a key passed where a name belongs is refused (22023)" \
 check "neither error quotes what it was given" \
     "$(as_app -c "SELECT idcrypt_encode(1, key_name => 'orders')" -c "SELECT idcrypt_encode(1, key_name => '\\x$customers')" | grep -c "orders\|$customers")" "0"
 
-set_keyring "customers=$customers invoices=$invoices orders=$orders"
-as_super -c "SELECT pg_reload_conf()" >/dev/null
-sleep 1
-check "a reload brings a new name" \
+write_keys 600 "customers=$customers, invoices=$invoices
+orders = $orders"
+reload
+check "a reload reads the file again: a new name" \
     "$(as_app -c "SELECT idcrypt_encode(5, key_name => 'orders') = idcrypt_encode(5, '\\x$orders'::bytea)")" "t"
-check "and keeps the others" "$(as_app -c "SELECT count(*) FROM app_customer WHERE idcrypt_decode(public_id, 'customers', 'customer') = id")" "200000"
+check "and the others stay" "$(as_app -c "SELECT count(*) FROM app_customer WHERE idcrypt_decode(public_id, 'customers', 'customer') = id")" "200000"
 
-set_keyring "customers=$customers, broken"
-as_super -c "SELECT pg_reload_conf()" >/dev/null
-sleep 1
-check "a malformed keyring is an error naming the entry" \
-    "$(as_app -c "SELECT idcrypt_encode(5, key_name => 'customers')" | sed -n 's/^ERROR:  //p')" \
-    "idcodec.keyring is malformed: entry 2 has no '=' between a name and a key"
-check "the server still runs, with the constant shown" "$(as_super -c "SHOW idcodec.keyring")" "(hidden)"
+write_keys 644 "customers=$customers"
+reload
+check "a file others may read is refused on reload, in the log" \
+    "$(grep -c 'idcodec.keyring_file ".*" cannot be used' "$log")" "1"
+check "the log says why" "$(grep -c 'It has group or world access' "$log")" "1"
+check "and the keys read before stay" "$(as_app -c "SELECT idcrypt_encode(5, key_name => 'orders') = idcrypt_encode(5, '\\x$orders'::bytea)")" "t"
+
+write_keys 600 "customers=$customers
+broken"
+reload
+check "a malformed file is refused on reload, naming the line" \
+    "$(grep -c "The file is malformed: line 2 has no '=' between a name and a key" "$log")" "1"
+
+as_super -c "ALTER SYSTEM SET idcodec.keyring_file = ''" >/dev/null
+reload
+check "with no file set, a named key is an error (55000) that says what to do" \
+    "$(sqlstate idcodec_app "SELECT idcrypt_encode(1, key_name => 'customers')") $(as_app -c "SELECT idcrypt_encode(1, key_name => 'customers')" | sed -n 's/^ERROR:  //p')" \
+    "55000 no idcodec keyring file is set"
+
+# Without preloading, each backend reads the file when it loads idcodec.
+write_keys 600 "customers = $customers"
+as_super -c "ALTER SYSTEM SET idcodec.keyring_file = '$keys'" -c "ALTER SYSTEM SET shared_preload_libraries = ''" >/dev/null
+cluster_stop keys
+cluster_run keys "$port" "shared_preload_libraries="
+check "without preloading, the named keys work" \
+    "$(as_app -c "SELECT count(*) FROM app_customer WHERE idcrypt_decode(public_id, 'customers', 'customer') = id")" "200000"
+# (a session that has not loaded idcodec yet holds the setting as a placeholder, which any role may SHOW: the path)
+check "a session that has not loaded idcodec shows any role at most the path" \
+    "$(as_app -c "SHOW idcodec.keyring_file")" "$keys"
+check "once loaded, SHOW is refused to the second role again" \
+    "$(sqlstate idcodec_app "SELECT idcrypt_encode(1, key_name => 'customers') IS NOT NULL; SHOW idcodec.keyring_file")" "42501"
 
 # STATEMENT lines are the failing statements above, which hold keys themselves (log_min_error_statement).
-check "no key's hex is in the server's log (reloads, errors), but in statements that hold it" \
+check "no key's hex is in the server's log (reloads, refusals, errors), but in statements that hold it" \
     "$(grep -v " STATEMENT: " "$log" | grep -ciE "$customers|$invoices|$orders" || true)" "0"
-check "the log does have the reloads" "$(grep -c "received SIGHUP" "$log" || true)" "2"
+check "the log does have the reloads" "$(grep -c "received SIGHUP" "$log" || true)" "5"
 echo "keyring: $failures failures"
 [ "$failures" -eq 0 ]
