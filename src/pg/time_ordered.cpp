@@ -55,27 +55,16 @@ std::optional<Uuid> ulid_argument(FunctionCallInfo fcinfo) {
     return argument ? parse_ulid(*argument) : std::nullopt;
 }
 
-// The clock for version 7 UUIDs, in nanoseconds since 1970, strictly increasing within the backend: a reading not
-// after the last one becomes the last one plus the 12-bit fraction's step (1/4096 ms, rounded up), so each UUID's
-// time and fraction exceed the previous one's, whatever the clock does (two calls in one tick, a clock set back).
-std::int64_t ascending_clock_ns() {
-    constexpr std::int64_t fraction_step_ns = (1'000'000 + 4095) / 4096;
-    static std::int64_t last_ns = 0;
+// A new version 7 UUID, its time after the last one's in this backend (a parallel worker has a clock of its own).
+Uuid new_uuid_v7() {
+    static V7Clock clock;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    std::int64_t ns = static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
-    if (ns <= last_ns) ns = last_ns + fraction_step_ns;
-    last_ns = ns;
-    return ns;
-}
-
-Uuid new_uuid_v7() {
-    const std::int64_t ns = ascending_clock_ns();
+    const std::int64_t ns = clock.next(static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec);
     std::uint8_t random[8];
     if (!pg_strong_random(random, sizeof random))
         ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("could not generate random values")));
-    const auto sub_ms = static_cast<std::uint16_t>((ns % 1'000'000) * 4096 / 1'000'000);
-    return uuid_v7(static_cast<std::uint64_t>(ns / 1'000'000), sub_ms, random);
+    return uuid_v7_at(ns, random);
 }
 
 }  // namespace

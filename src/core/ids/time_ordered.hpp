@@ -52,4 +52,26 @@ std::uint64_t unix_ms(const Uuid& uuid) noexcept;
 // 1/4096), the variant and 62 bits of `random`.
 Uuid uuid_v7(std::uint64_t unix_ms, std::uint16_t sub_ms, std::span<const std::uint8_t, 8> random) noexcept;
 
+// The version 7 UUID of a time in nanoseconds since 1970: its millisecond and the fraction of it in 1/4096 ms
+// (rounded down).
+Uuid uuid_v7_at(std::int64_t unix_ns, std::span<const std::uint8_t, 8> random) noexcept;
+
+// The times of one process's successive version 7 UUIDs, strictly increasing by at least one step of the 12-bit
+// fraction: a clock reading less than a step after the last time becomes the last time plus a step (as PostgreSQL
+// 18's uuidv7() does), so each UUID's millisecond and fraction exceed the previous one's whatever the clock does
+// (readings a few nanoseconds apart, a clock set back). A step is one nanosecond more than 1/4096 ms: any two times
+// that far apart have different fractions.
+class V7Clock {
+public:
+    static constexpr std::int64_t step_ns = 1'000'000 / 4096 + 1;
+
+    std::int64_t next(std::int64_t reading_ns) noexcept {
+        last_ns_ = reading_ns < last_ns_ + step_ns ? last_ns_ + step_ns : reading_ns;
+        return last_ns_;
+    }
+
+private:
+    std::int64_t last_ns_ = 0;
+};
+
 }  // namespace idcodec::time_ordered
