@@ -3,6 +3,20 @@
 -- function gives the same output for the same inputs in every later version.
 \echo Use "CREATE EXTENSION idcodec" to load this file. \quit
 
+-- PostgreSQL lets CREATE EXTENSION name any schema, and this script runs as a superuser (the extension is trusted):
+-- it creates nothing where the role installing it could not create objects itself (pg_catalog, another's schema).
+DO $schema$
+BEGIN
+    IF NOT pg_catalog.has_schema_privilege(
+               (SELECT e.extowner FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'idcodec'),
+               pg_catalog.current_schema(), 'CREATE') THEN
+        RAISE EXCEPTION 'permission denied for schema %', pg_catalog.current_schema()
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Install idcodec into a schema where you may create objects.';
+    END IF;
+END
+$schema$;
+
 -- ---- hashids
 
 CREATE FUNCTION hashids_encode(number bigint, salt text DEFAULT '', min_length int DEFAULT 0,

@@ -8,9 +8,24 @@
 -- DROP EXTENSION pg_hashids (without CASCADE) removes only the empty extension.
 \echo Use "CREATE EXTENSION idcodec_pg_hashids CASCADE" to load this file. \quit
 
+-- PostgreSQL lets CREATE EXTENSION name any schema, and this script runs as a superuser (the extension is trusted):
+-- it creates nothing where the role installing it could not create objects itself (pg_catalog, another's schema).
+DO $schema$
+BEGIN
+    IF NOT pg_catalog.has_schema_privilege(
+               (SELECT e.extowner FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'idcodec_pg_hashids'),
+               pg_catalog.current_schema(), 'CREATE') THEN
+        RAISE EXCEPTION 'permission denied for schema %', pg_catalog.current_schema()
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Install idcodec_pg_hashids into a schema where you may create objects.';
+    END IF;
+END
+$schema$;
+
 -- The script runs as a superuser (also when a database owner installs it: the extension is trusted), in a schema
 -- whose owner may have put operators and functions of his own there: every operator, function, type and relation
 -- below is pg_catalog's, named so.
+-- check-scripts: accept IC001: EXECUTE moves each pg_hashids member by its regprocedure text (a lookup by exact signature; nothing is called)
 DO $takeover$
 DECLARE
     pg_hashids pg_catalog.oid;

@@ -7,7 +7,7 @@
 -- A file's content-defined chunks with their SHA-256 digests: the one place the store's chunker and sizes are named.
 -- (A fixed search path keeps the planner from inlining it; qualified names alone would not be enough here, since
 -- idcodec's schema is whichever it was installed in.)
--- check-scripts: accept PS016: cdc_chunks is found on the search path fixed here
+-- check-scripts: accept PS004, PS016: cdc_chunks is found on the search path set above (FROM CURRENT)
 CREATE FUNCTION :"function_schema".file_chunks(content bytea) RETURNS TABLE (start bigint, digest bytea, data bytea)
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
     SELECT c.start, c.digest, pg_catalog.substr(content, c.start::pg_catalog.int4 OPERATOR(pg_catalog.+) 1, c.length)
@@ -15,7 +15,7 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
 $$;
 
 -- Storing a file adds only the chunks the store does not have yet; returns the file's size.
--- check-scripts: accept PS016, PS017: chunk, file and file_chunks are found on the search path fixed here
+-- check-scripts: accept PS004, PS016, PS017: chunk, file and file_chunks are found on the search path set above (FROM CURRENT)
 CREATE FUNCTION :"function_schema".store(file_name text, content bytea) RETURNS bigint LANGUAGE sql
 SET search_path FROM CURRENT AS $$
     WITH piece AS MATERIALIZED (
@@ -30,7 +30,7 @@ SET search_path FROM CURRENT AS $$
 $$;
 
 -- A stored file, put together from its chunks (NULL for a name not stored).
--- check-scripts: accept PS017: chunk and file are found on the search path fixed here
+-- check-scripts: accept PS004, PS017: chunk and file are found on the search path set above (FROM CURRENT)
 CREATE FUNCTION :"function_schema".restore(file_name text) RETURNS bytea LANGUAGE sql STABLE
 SET search_path FROM CURRENT AS $$
     SELECT (SELECT COALESCE(pg_catalog.string_agg(c.data, ''::pg_catalog.bytea ORDER BY p.ord), ''::pg_catalog.bytea)

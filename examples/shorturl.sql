@@ -25,7 +25,7 @@ CREATE VIEW public_link AS SELECT code, url, hits FROM link;
 
 -- Following a link counts a hit
 \ir function_search_path.sql
--- check-scripts: accept PS017: link is found on the search path fixed here
+-- check-scripts: accept PS004, PS017: link is found on the search path set above (FROM CURRENT)
 CREATE FUNCTION :"function_schema".follow(short_code text) RETURNS text LANGUAGE sql SET search_path FROM CURRENT AS $$
     UPDATE link SET hits = hits OPERATOR(pg_catalog.+) 1 WHERE code OPERATOR(pg_catalog.=) short_code RETURNING url
 $$;

@@ -6,7 +6,7 @@
 
 -- Shortening: a URL already stored keeps its code; otherwise the first free candidate of the URL's MD5 wins, and
 -- when all four are taken the next attempt gives four fresh ones.
--- check-scripts: accept PS016, PS017: url_code and shortcode_candidates are found on the search path fixed here
+-- check-scripts: accept PS004, PS016, PS017: url_code and shortcode_candidates are found on the search path set above (FROM CURRENT)
 CREATE FUNCTION :"function_schema".shorten(long_url text, code_length int DEFAULT 8) RETURNS text LANGUAGE plpgsql
 SET search_path FROM CURRENT AS $$
 DECLARE
@@ -29,7 +29,7 @@ BEGIN
 END $$;
 
 -- Following a code counts a hit; an unknown code gives NULL.
--- check-scripts: accept PS017: url_code is found on the search path fixed here
+-- check-scripts: accept PS004, PS017: url_code is found on the search path set above (FROM CURRENT)
 CREATE FUNCTION :"function_schema".resolve(short_code text) RETURNS text LANGUAGE sql
 SET search_path FROM CURRENT AS $$
     UPDATE url_code SET hits = hits OPERATOR(pg_catalog.+) 1 WHERE code OPERATOR(pg_catalog.=) short_code RETURNING url

@@ -33,32 +33,35 @@ char keyring_problem[256] = "";
 
 // Refuses the file for the reason given (kept in keyring_problem), with a message of the hook's own: the server
 // would otherwise write one quoting the setting.
-bool refuse(const char* path, const char* reason, ...) pg_attribute_printf(2, 3);
-bool refuse(const char* path, const char* reason, ...) {
+bool refuse(const char* reason, ...) pg_attribute_printf(1, 2);
+bool refuse(const char* reason, ...) {
     va_list arguments;
     va_start(arguments, reason);
     vsnprintf(keyring_problem, sizeof keyring_problem, reason, arguments);
     va_end(arguments);
     GUC_check_errcode(ERRCODE_CONFIG_FILE_ERROR);
-    GUC_check_errmsg("idcodec.keyring_file \"%s\" cannot be used", path);
+    // Not the path: a backend loading idcodec tells this to its client, who may not see the setting.
+    GUC_check_errmsg("the file named in idcodec.keyring_file cannot be used");
     GUC_check_errdetail("%s", keyring_problem);
     return false;
 }
 
 // The check hook reads the file, so SHOW and the logs only ever see its path. Like PostgreSQL's ssl_key_file, it
 // must be a regular file owned by the server's user with no access for group or others, or owned by root and at
-// most readable by its group.
+// most readable by its group. A parallel worker, which gets the setting from its leader, reads nothing: it never
+// answers from the keyring, and a file broken since the leader read it must not fail the worker's other work.
 bool read_keyring_file(char** newval, void** extra, GucSource) {
     const char* path = *newval;
     *extra = nullptr;
-    if (path == nullptr || *path == '\0') return true;
-    const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return refuse(path, "The file could not be opened: %s.", strerror(errno));
+    if (path == nullptr || *path == '\0' || InitializingParallelWorker || IsParallelWorker()) return true;
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (the file is checked to be a regular one below).
+    const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return refuse("The file could not be opened: %s.", strerror(errno));
     struct stat status;
     if (fstat(fd, &status) != 0) {
         const int saved_errno = errno;
         close(fd);
-        return refuse(path, "The file could not be examined: %s.", strerror(saved_errno));
+        return refuse("The file could not be examined: %s.", strerror(saved_errno));
     }
     const bool own = status.st_uid == geteuid(), root = status.st_uid == 0;
     const char* problem = nullptr;
@@ -75,7 +78,7 @@ bool read_keyring_file(char** newval, void** extra, GucSource) {
         problem = "It is larger than 1 MB.";
     if (problem != nullptr) {
         close(fd);
-        return refuse(path, "%s", problem);
+        return refuse("%s", problem);
     }
     const auto size = static_cast<std::size_t>(status.st_size);
     auto* text = static_cast<char*>(setting_memory(size + 1));
@@ -86,13 +89,14 @@ bool read_keyring_file(char** newval, void** extra, GucSource) {
         return false;
     }
     std::size_t got = 0;
+    int saved_errno = 0;
     while (got < size) {
         const ssize_t n = read(fd, text + got, size - got);
         if (n < 0 && errno == EINTR) continue;
+        if (n < 0) saved_errno = errno;
         if (n <= 0) break;
         got += static_cast<std::size_t>(n);
     }
-    const int saved_errno = errno;
     close(fd);
     text[got] = '\0';
     CapturedError error;
@@ -103,9 +107,11 @@ bool read_keyring_file(char** newval, void** extra, GucSource) {
         !capturing([&] { idcodec::crypt::check_keyring(std::string_view(text, size)); }, error)) {
         idcodec::wipe(text, size + 1);
         free_setting_memory(text);
-        if (!read_whole) return refuse(path, "The file could not be read whole: %s.", strerror(saved_errno));
-        if (holds_nul) return refuse(path, "The file holds a NUL byte.");
-        return refuse(path, "The file is malformed: %s.", error.message);
+        if (!read_whole)
+            return saved_errno != 0 ? refuse("The file could not be read: %s.", strerror(saved_errno))
+                                    : refuse("The file changed while it was read.");
+        if (holds_nul) return refuse("The file holds a NUL byte.");
+        return refuse("The file is malformed: %s.", error.message);
     }
     *extra = text;
     return true;

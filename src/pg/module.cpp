@@ -33,5 +33,11 @@ void _PG_init(void) {
         "the most recently used; results never depend on this setting.",
         &idcodec::pg::cache_size, 64, 0, 100000, PGC_USERSET, 0, nullptr, idcodec::pg::assign_cache_size, nullptr);
     idcodec::pg::define_keyring_setting();
+    // 1.2.0's inline keyring: a value left in the configuration is a placeholder any role can SHOW where idcodec is
+    // not loaded. Reserving the prefix drops it from this process; the warning says what to do.
+    if (GetConfigOption("idcodec.keyring", true, false) != nullptr)
+        ereport(WARNING, (errmsg("idcodec.keyring is no longer read: keys there can be seen by any role"),
+                          errhint("Move the keys into a file named by idcodec.keyring_file and remove idcodec.keyring "
+                                  "from postgresql.conf and postgresql.auto.conf.")));
     MarkGUCPrefixReserved("idcodec");
 }

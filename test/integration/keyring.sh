@@ -104,9 +104,13 @@ check "and the others stay" "$(as_app -c "SELECT count(*) FROM app_customer WHER
 write_keys 644 "customers=$customers"
 reload
 check "a file others may read is refused on reload, in the log" \
-    "$(grep -c 'idcodec.keyring_file ".*" cannot be used' "$log")" "1"
+    "$(grep -c 'the file named in idcodec.keyring_file cannot be used' "$log")" "1"
 check "the log says why" "$(grep -c 'It has group or world access' "$log")" "1"
 check "and the keys read before stay" "$(as_app -c "SELECT idcrypt_encode(5, key_name => 'orders') = idcrypt_encode(5, '\\x$orders'::bytea)")" "t"
+check "parallel queries still run (a worker does not read the file)" \
+    "$(as_app -c "$parallel SELECT count(*) FROM app_customer WHERE id > 0")" "200000"
+check "and a new session has the keys read before too (the server's own, from its last good reading)" \
+    "$(as_app -c "SELECT idcrypt_encode(5, key_name => 'orders') = idcrypt_encode(5, '\\x$orders'::bytea)")" "t"
 
 write_keys 600 "customers=$customers
 broken"

@@ -41,8 +41,10 @@ new_database() {
 }
 as_attacker() { local db=$1; shift; q -U "$attacker" -d "$db" "$@"; }
 plant() {  # plant DATABASE SCHEMA
-    as_attacker "$1" -v used="$used" -v trap_schema="$2" -v attacker="$attacker" -f test/security/plant_traps.sql 2>&1 |
-        sed -nE 's/.*NOTICE: +(planted .*)/\1/p' | sort -u
+    local out
+    out=$(as_attacker "$1" -v used="$used" -v trap_schema="$2" -v attacker="$attacker" -f test/security/plant_traps.sql 2>&1)
+    if grep -q 'NOTICE:  planted' <<<"$out"; then sed -nE 's/.*NOTICE: +(planted .*)/\1/p' <<<"$out" | sort -u
+    else echo "FAILED: planting the traps in $1.$2: $out"; failures=$((failures + 1)); fi
 }
 # run_session DATABASE ROLE STATEMENT...: in one session (where the temporary traps live), the statements in
 # order; prints "ok" or the first error
@@ -115,6 +117,18 @@ for version in $versions; do
 done
 check "installs idcodec_pg_hashids (and idcodec) under the traps" \
     "$(run_session idcodec_attack "$attacker" "CREATE EXTENSION idcodec_pg_hashids SCHEMA m CASCADE")" "ok"
+as_attacker idcodec_attack -c "CREATE SCHEMA m2"
+plant idcodec_attack m2
+check "installs idcodec_pg_hashids in another schema than idcodec's, both with traps" \
+    "$(run_session idcodec_attack "$attacker" "DROP EXTENSION idcodec_pg_hashids" \
+        "CREATE EXTENSION idcodec_pg_hashids SCHEMA m2" "DROP EXTENSION idcodec_pg_hashids, idcodec")" "ok"
+# PostgreSQL lets CREATE EXTENSION name any schema: the scripts refuse one the role may not create in.
+for version in $versions; do
+    check "refuses to install $version into pg_catalog or a schema the role may not create in" \
+        "$(run_session idcodec_attack "$attacker" "CREATE EXTENSION idcodec VERSION '$version' SCHEMA pg_catalog"),$(
+           run_session idcodec_attack "$attacker" "CREATE EXTENSION idcodec VERSION '$version' SCHEMA public")" \
+        "ERROR:  permission denied for schema pg_catalog,ERROR:  permission denied for schema public"
+done
 check "no trap ran" "$(hits idcodec_attack)" "0"
 check "the role is still no superuser" "$(is_superuser)" "f"
 
@@ -127,6 +141,11 @@ if [ -n "$pg_hashids_archive" ]; then
         "$(q -d idcodec_attack_takeover -c "SELECT count(*) FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
                 WHERE e.extname = 'idcodec_pg_hashids' AND d.deptype = 'e'")" "20"
     check "no trap ran in the takeover" "$(hits idcodec_attack_takeover)" "0"
+    q -d idcodec_attack_takeover -c "DROP EXTENSION idcodec_pg_hashids, idcodec" -c "DROP EXTENSION pg_hashids" \
+      -c "CREATE EXTENSION pg_hashids SCHEMA m"
+    check "the role itself cannot take over a pg_hashids it does not own, in its own schema" \
+        "$(run_session idcodec_attack_takeover "$attacker" "CREATE EXTENSION idcodec_pg_hashids SCHEMA m CASCADE")" \
+        "ERROR:  only the owner of extension pg_hashids or a superuser can take its functions over"
     check "the role is still no superuser after the takeover" "$(is_superuser)" "f"
 else
     echo "SKIPPED: the takeover of pg_hashids: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout"

@@ -11,14 +11,18 @@
 //   PS009  a simple CASE (CASE x WHEN ...), which compares with an "=" found by name.
 //   PS016  a function call that is not schema-qualified.
 //   PS017  a relation, or a type in an expression (a cast, a PL/pgSQL variable), that is not schema-qualified; also
-//          a relation named in a regclass literal without its schema.
+//          an object named without its schema in a literal cast to regclass, regtype, regproc(edure), regoper(ator).
+//   IC001  what this check cannot see into: EXECUTE of a string built at run time, a body in another language.
+//   IC002  a change of the script's own search_path (SET search_path, set_config('search_path', ...)), which
+//          everything above relies on: pg_catalog first, the target schema, pg_temp last.
 //
 // DO blocks, SQL function bodies and PL/pgSQL bodies are checked as well. Not findings: the types of a function's
 // signature and the signatures in COMMENT ON / ALTER / DROP FUNCTION, which name objects rather than call them
 // (a type name is looked up in pg_catalog first, and the first schema that has the name wins, so no planted type can
 // be chosen; a relocatable extension cannot name its own schema there, as @extschema@ is not substituted for it).
 //
-// A finding that is accepted carries a comment in its statement, with the rule and the reason:
+// A finding that is accepted carries a comment on a line of its own just before its statement, with the rule and
+// the reason:
 //     -- check-scripts: accept PS016: <why this call is safe>
 //
 //   node check_scripts.js FILE... [--functions FILE...]
@@ -34,15 +38,16 @@ const lpq = require('libpg-query');
 
 const PLPGSQL_EXPR = 2;  // libpg-query's parse modes of a PL/pgSQL expression (RawParseMode)
 const ASSIGN_MODES = new Set([3, 4, 5]);
-const REG_TYPES_NAMING_RELATIONS = new Set(['regclass']);
+const REG_TYPES_NAMING_OBJECTS = new Set(['regclass', 'regtype', 'regproc', 'regprocedure', 'regoper', 'regoperator']);
 
 function names(list) { return (list || []).map(n => n.String.sval); }
 
 // A checker over one file: findings are collected per top-level statement, so a statement's accept comments
 // cover exactly the findings inside it (its body included).
 class FileCheck {
-    constructor(file, functionsOnly) {
+    constructor(file, functionsOnly, ownFunctions) {
         this.file = file;
+        this.ownFunctions = ownFunctions;
         this.functionsOnly = functionsOnly;
         this.text = fs.readFileSync(file, 'utf8');
         this.findings = [];
@@ -71,8 +76,8 @@ class FileCheck {
         for (const entry of tree.stmts || []) {
             const start = entry.stmt_location || 0;
             const end = entry.stmt_len ? start + entry.stmt_len : sql.length;
-            // A statement's comments: those before it (after the previous statement) and those inside it.
-            const statementText = sql.slice(previousEnd, end);
+            // Accept comments stand before their statement (after the previous one), never inside it.
+            const statementText = sql.slice(previousEnd, start);
             previousEnd = end;
             this.statement = {
                 line: this.lineOf(start),
@@ -150,8 +155,32 @@ class FileCheck {
             const name = names(node.funcname);
             this.used.add(`function ${name[name.length - 1]} ${(node.args || []).length}`);
             if (name.length < 2) this.find('PS016', `function ${name.join('.')}() is not schema-qualified`);
+            const first = node.args && node.args[0] && node.args[0].A_Const && node.args[0].A_Const.sval;
+            if (name[name.length - 1] === 'set_config' && (!first || first.sval === 'search_path'))
+                this.find('IC002', 'set_config() may change the search_path');
             break;
         }
+        case 'DefineStmt':  // CREATE OPERATOR / AGGREGATE: the functions they are made of
+            for (const d of (node.definition || []).map(item => item.DefElem)) {
+                const value = d.arg && (d.arg.TypeName ? names(d.arg.TypeName.names) : d.arg.List ? names(d.arg.List.items) : null);
+                if (value && /func|procedure|restrict|join/.test(d.defname)) this.checkNamedFunction(value, `${d.defname} of ${node.kind}`);
+            }
+            break;
+        case 'CreateCastStmt': case 'CreateTrigStmt': case 'CreateOpClassItem': case 'CreateTransformStmt': {
+            const reference = node.func || node.name || node.fromsql || node.tosql;
+            const name = reference && reference.ObjectWithArgs ? names(reference.ObjectWithArgs.objname) : node.funcname ? names(node.funcname) : null;
+            if (name && (kind !== 'CreateOpClassItem' || node.itemtype === 2)) this.checkNamedFunction(name, kind);
+            break;
+        }
+        case 'VariableSetStmt':
+            if (node.name === 'search_path' || node.kind === 'VAR_RESET_ALL') this.find('IC002', 'SET/RESET search_path');
+            break;
+        case 'AlterFunctionStmt':
+            for (const action of node.actions || []) {
+                const d = action.DefElem;
+                if (d.defname === 'set' && d.arg.VariableSetStmt.name === 'search_path') this.checkSearchPath([d.arg.VariableSetStmt], names(node.func.objname).join('.'));
+            }
+            return;
         case 'RangeVar':
             this.used.add(`relation ${node.relname}`);
             if (!node.schemaname && !scope.ctes.has(node.relname))
@@ -161,18 +190,21 @@ class FileCheck {
             const type = names(node.typeName.names);
             if (type.length < 2) this.find('PS017', `type ${type.join('.')} of a cast is not schema-qualified`);
             const literal = node.arg && node.arg.A_Const && node.arg.A_Const.sval;
-            if (literal && REG_TYPES_NAMING_RELATIONS.has(type[type.length - 1]) && !literal.sval.includes('.'))
-                this.find('PS017', `relation '${literal.sval}' of a ${type[type.length - 1]} literal is not schema-qualified`);
+            if (literal && REG_TYPES_NAMING_OBJECTS.has(type[type.length - 1]) && !literal.sval.includes('.'))
+                this.find('PS017', `'${literal.sval}' of a ${type[type.length - 1]} literal is not schema-qualified`);
             break;
         }
         case 'CreateFunctionStmt':
+            // its options (SET search_path among them) and body are checkFunction's; its defaults are expressions
             this.checkFunction(node);
-            break;
+            this.walk(node.parameters, scope);
+            return;
         case 'DoStmt': {
             const body = (node.args || []).find(a => a.DefElem.defname === 'as');
             const language = (node.args || []).find(a => a.DefElem.defname === 'language');
-            if (!language || language.DefElem.arg.String.sval === 'plpgsql')
+            if (!language || language.DefElem.arg.String.sval.toLowerCase() === 'plpgsql')
                 this.checkPlpgsql(`CREATE FUNCTION do_block() RETURNS void LANGUAGE plpgsql AS $do_block$${body.DefElem.arg.String.sval}$do_block$`);
+            else this.find('IC001', `DO block in language ${language.DefElem.arg.String.sval}`);
             break;
         }
         default:
@@ -189,17 +221,13 @@ class FileCheck {
         const language = option('language') ? option('language').arg.String.sval.toLowerCase() : 'sql';
         const name = names(node.funcname).join('.');
         if (node.replace) this.find('PS002', `CREATE OR REPLACE FUNCTION ${name}`);
-        if (language !== 'sql' && language !== 'plpgsql') return;
+        if (language === 'c' || language === 'internal') return;
+        if (language !== 'sql' && language !== 'plpgsql') return this.find('IC001', `function ${name} in language ${language}`);
         const settings = (node.options || []).map(o => o.DefElem).filter(d => d.defname === 'set')
             .map(d => d.arg.VariableSetStmt).filter(s => s.name === 'search_path');
         const securityDefiner = option('security') && option('security').arg.Boolean && option('security').arg.Boolean.boolval;
-        if (settings.length === 0) {
-            this.find(securityDefiner ? 'PS003' : 'PS005', `function ${name} has no SET search_path`);
-        } else if (settings[0].kind !== 'VAR_SET_CURRENT') {
-            const schemas = (settings[0].args || []).map(a => a.A_Const.sval.sval);
-            if (schemas[0] !== 'pg_catalog' || schemas[schemas.length - 1] !== 'pg_temp')
-                this.find('PS004', `function ${name}: search_path ${schemas.join(', ')} does not start with pg_catalog and end with pg_temp`);
-        }
+        if (settings.length === 0) this.find(securityDefiner ? 'PS003' : 'PS005', `function ${name} has no SET search_path`);
+        else this.checkSearchPath(settings, name);
         const body = option('as');
         if (node.sql_body) {
             this.walk(node.sql_body, { ctes: new Set() });
@@ -215,6 +243,23 @@ class FileCheck {
         } else if (body) {
             this.checkPlpgsql(this.functionText(node, body.arg.List.items[0].String.sval));
         }
+    }
+
+    // A function named in DDL is found by name and argument types: the extension's own (of the scripts checked) is
+    // found in the target schema, where nothing else can have its signature; any other must be qualified.
+    checkNamedFunction(name, where) {
+        if (name.length < 2 && !this.ownFunctions.has(name[0]))
+            this.find('PS016', `function ${name.join('.')} of ${where} is not schema-qualified`);
+    }
+
+    // The last SET search_path of a function is the one it keeps: pg_catalog first, pg_temp last, written out.
+    checkSearchPath(settings, name) {
+        const setting = settings[settings.length - 1];
+        if (setting.kind === 'VAR_SET_CURRENT')
+            return this.find('PS004', `function ${name}: search_path FROM CURRENT is whatever the session has`);
+        const schemas = (setting.args || []).map(a => a.A_Const && a.A_Const.sval ? a.A_Const.sval.sval : '?');
+        if (setting.kind !== 'VAR_SET_VALUE' || schemas[0] !== 'pg_catalog' || schemas[schemas.length - 1] !== 'pg_temp')
+            this.find('PS004', `function ${name}: search_path ${schemas.join(', ') || '(reset)'} does not start with pg_catalog and end with pg_temp`);
     }
 
     // PL/pgSQL's parser takes a whole CREATE FUNCTION; the body is checked with a neutral signature.
@@ -239,6 +284,7 @@ class FileCheck {
         const visit = node => {
             if (Array.isArray(node)) return node.forEach(visit);
             if (node === null || typeof node !== 'object') return;
+            if (node.PLpgSQL_stmt_dynexecute || node.PLpgSQL_stmt_dynfors) this.checkDynamic(node.PLpgSQL_stmt_dynexecute || node.PLpgSQL_stmt_dynfors);
             if (node.PLpgSQL_expr) this.checkPlpgsqlExpression(node.PLpgSQL_expr);
             if (node.PLpgSQL_stmt_case && node.PLpgSQL_stmt_case.t_expr)
                 this.find('PS009', 'simple CASE statement (CASE x WHEN ...) compares with an "=" looked up by name');
@@ -265,8 +311,28 @@ class FileCheck {
         for (const entry of tree.stmts || []) this.walk(entry.stmt, { ctes: new Set() });
     }
 
+    // EXECUTE of a constant string is checked as the statement it is; a string built at run time cannot be.
+    checkDynamic(statement) {
+        const query = statement.query.PLpgSQL_expr.query;
+        let constant;
+        try {
+            const value = lpq.parseSync(`SELECT ${query}`).stmts[0].stmt.SelectStmt.targetList[0].ResTarget.val;
+            constant = value.A_Const && value.A_Const.sval && value.A_Const.sval.sval;
+        } catch (error) {
+            constant = undefined;
+        }
+        if (constant === undefined) return this.find('IC001', `EXECUTE of a string built at run time: ${query}`);
+        try {
+            for (const entry of lpq.parseSync(constant).stmts || []) this.walk(entry.stmt, { ctes: new Set() });
+        } catch (error) {
+            this.find('parse', `EXECUTE ${JSON.stringify(constant)}: ${error.message}`);
+        }
+    }
+
     checkVariableType(variable) {
-        const typname = variable.datatype.PLpgSQL_type.typname;
+        const datatype = variable.datatype && variable.datatype.PLpgSQL_type;
+        if (!datatype || !datatype.typname) return this.find('IC001', `the type of variable ${variable.refname} (%TYPE?)`);
+        const typname = datatype.typname;
         if (['record', 'boolean'].includes(typname.toLowerCase())) return;
         // A type as the server reads it: SQL's own spellings (bigint, integer, ...) come out qualified.
         let tree;
@@ -294,10 +360,10 @@ function ifNotExistsRule(kind) {
 function acceptedRules(statementText, file, line) {
     const accepted = new Set();
     accepted.problems = [];
-    for (const match of statementText.matchAll(/--\s*check-scripts:\s*accept\s+([^:\n]*?)\s*:\s*(.*)$/gm)) {
+    for (const match of statementText.matchAll(/^\s*--\s*check-scripts:\s*accept\s+([^:\n]*?)\s*:\s*(.*)$/gm)) {
         const rules = match[1].split(/[\s,]+/).filter(Boolean);
-        if (!match[2].trim() || rules.some(rule => !/^PS\d{3}$/.test(rule)))
-            accepted.problems.push(`${file}:${line}: an accept comment needs rules (PSnnn) and a reason: ${match[0]}`);
+        if (!match[2].trim() || rules.some(rule => !/^(PS|IC)\d{3}$/.test(rule)))
+            accepted.problems.push(`${file}:${line}: an accept comment needs rules (PSnnn, ICnnn) and a reason: ${match[0]}`);
         for (const rule of rules) accepted.add(rule);
     }
     return accepted;
@@ -316,10 +382,21 @@ async function main() {
         process.exit(2);
     }
     await lpq.loadModule();
+    // The functions the extension scripts create (those before --functions).
+    const ownFunctions = new Set();
+    for (const file of files.slice(0, functionsFrom >= 0 ? functionsFrom : files.length)) {
+        const text = fs.readFileSync(file, 'utf8').replace(/^\\.*$/gm, '');
+        try {
+            for (const entry of lpq.parseSync(text).stmts || [])
+                if (entry.stmt.CreateFunctionStmt) ownFunctions.add(names(entry.stmt.CreateFunctionStmt.funcname).pop());
+        } catch (error) {
+            // reported by the file's own check
+        }
+    }
     const used = new Set();
     let findings = [], accepted = 0, statements = 0;
     for (const [index, file] of files.entries()) {
-        const check = new FileCheck(file, functionsFrom >= 0 && index >= functionsFrom);
+        const check = new FileCheck(file, functionsFrom >= 0 && index >= functionsFrom, ownFunctions);
         check.run();
         findings = findings.concat(check.findings);
         accepted += check.accepted;

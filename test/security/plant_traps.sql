@@ -40,10 +40,12 @@ DECLARE
     signature text;
     counter int := 0;
     planted int := 0;
+    planted_before int;
     left_type text;
     right_type text;
 BEGIN
     FOREACH entry IN ARRAY string_to_array(current_setting('idcodec_attack.used'), E'\n') LOOP
+        planted_before := planted;
         kind := split_part(entry, ' ', 1);
         object_name := split_part(entry, ' ', 2);
         IF kind = 'operator' THEN
@@ -114,6 +116,10 @@ BEGIN
             EXCEPTION WHEN undefined_table THEN
                 NULL;  -- not a relation of pg_catalog: a view of that name needs other columns
             END;
+        END IF;
+        -- a generator that plants nothing would let every script pass
+        IF planted = planted_before THEN
+            RAISE EXCEPTION 'no trap could be planted for %', entry;
         END IF;
     END LOOP;
     RAISE NOTICE 'planted % traps in %', planted, trap_schema;
