@@ -43,7 +43,7 @@ override with_llvm = no
 CORE_ONLY = -DIDCODEC_CORE_ONLY
 
 # Set before PGXS is included, which reads it into its clean rule.
-EXTRA_CLEAN = $(OBJS:.o=.d) build
+EXTRA_CLEAN = $(OBJS:.o=.d) build .pg-build-stamp
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -72,14 +72,32 @@ $(CORE_SRCS:.cpp=.o): override CPPFLAGS += $(CORE_ONLY)
 # The magic block carries the extension's version (shown by pg_get_loaded_modules() on PostgreSQL 18).
 src/pg/module.o: override CPPFLAGS += -DIDCODEC_VERSION='"$(EXTVERSION)"'
 src/pg/module.o: idcodec.control
-# Objects are rebuilt when the flags in this file change.
-$(OBJS): $(firstword $(MAKEFILE_LIST))
+# Objects are rebuilt when the flags in this file change, and for another PostgreSQL: the stamp names the server
+# they were built for, and is rewritten (so made newer than them) when make is given another pg_config.
+$(OBJS): $(firstword $(MAKEFILE_LIST)) .pg-build-stamp
+PG_BUILD_ID := $(shell $(PG_CONFIG) --version) $(shell $(PG_CONFIG) --includedir-server)
+ifneq ($(PG_BUILD_ID),$(shell cat .pg-build-stamp 2>/dev/null))
+$(shell echo '$(PG_BUILD_ID)' > .pg-build-stamp)
+endif
 -include $(OBJS:.o=.d)
 
 # The core/shim boundary: include-order guards, no PostgreSQL header in the core, every SQL function through
 # IDCODEC_SQL_FUNCTION (test/boundary/check.sh).
 check-boundary:
 	@PG_CONFIG=$(PG_CONFIG) CXX=$(CXX) bash test/boundary/check.sh
+
+# The Debian packages postgresql-NN-idcodec, for every major of debian/pgversions whose server headers are installed
+# (debian/control is brought up to date with them first), written beside the checkout as dpkg-buildpackage does.
+deb:
+	pg_buildext updatecontrol
+	dpkg-buildpackage -us -uc -b
+
+# The release archive PGXN takes: the committed sources of HEAD under idcodec-<version>/, the version META.json's.
+DISTVERSION = $(shell sed -n 's/^   "version": "\(.*\)",$$/\1/p' META.json | head -n 1)
+dist:
+	@mkdir -p $(BUILD)
+	@git archive --format=zip --prefix=idcodec-$(DISTVERSION)/ -o $(BUILD)/idcodec-$(DISTVERSION).zip HEAD
+	@echo $(BUILD)/idcodec-$(DISTVERSION).zip
 
 # The extension scripts (and the examples' functions) as a superuser may run them: every operator, function and
 # relation qualified, no OR REPLACE / IF NOT EXISTS, a fixed search_path (test/security/check_scripts.js, with
@@ -167,5 +185,5 @@ bench:
 	BUILD=$(BUILD) bash test/bench/peers/run.sh
 	bash test/bench/run.sh
 
-.PHONY: unit unit-asan fuzz bench check-locale-free check-boundary check-scripts check-format format chaos sqlsmith asan-server
+.PHONY: unit unit-asan fuzz bench deb dist check-locale-free check-boundary check-scripts check-format format chaos sqlsmith asan-server
 endif

@@ -26,6 +26,11 @@ REQUIRED_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgres
 # The suites run again in a database with this locale, whose case rules differ from ASCII ('I' lowercases to 'ı').
 export TEST_LOCALE=tr_TR.UTF-8
 
+# The suites set what they need; settings a caller exported for libpq (PGOPTIONS and the like) must not reach them.
+# (Where to connect, PGHOST and PGPORT, is set by start_cluster and the scripts that start clusters of their own.)
+unset PGOPTIONS PGTZ PGDATESTYLE PGCLIENTENCODING PGAPPNAME PGSERVICE PGSERVICEFILE PGSYSCONFDIR PGTARGETSESSIONATTRS \
+      PGCONNECT_TIMEOUT PGGSSENCMODE PGSSLMODE PGREQUIRESSL PGPASSFILE
+
 log() { printf '== %s\n' "$*" >&2; }
 
 as_root() {

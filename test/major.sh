@@ -85,6 +85,7 @@ step "suites in $TEST_LOCALE" bash test/integration/locale.sh
 step "catalog: fresh install = every earlier version updated" bash test/integration/catalog.sh
 step "trusted: a non-superuser installs both extensions" bash test/integration/trusted.sh
 step "script attack: traps planted by a role with only CREATE catch no script" bash test/integration/script_attack.sh
+step "docs: every function documented, every example as shown" bash test/integration/docs.sh
 step "server features of PostgreSQL $major" bash test/integration/server_features.sh
 
 now=$(psql -X -At -c "SELECT pg_postmaster_start_time()")

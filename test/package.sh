@@ -2,13 +2,14 @@
 # Debian package test, as root on Debian 12 with PostgreSQL 15:
 #   1. installs the build dependencies of debian/control if any are missing;
 #   2. builds the package with `dpkg-buildpackage -us -uc -b` in a copy of the sources (the files git tracks, plus
-#      untracked files git does not ignore, so uncommitted work is tested too; never build products);
+#      untracked files git does not ignore, so uncommitted work is tested too; never build products), in a
+#      directory the postgres user cannot read, as a checkout under /root is;
 #   3. checks the .deb is named postgresql-15-idcodec_<debian/changelog version>_<arch>.deb, that the changelog's
 #      upstream version is idcodec.control's default_version, and that it holds idcodec.so and every *.control and
 #      *--*.sql of the sources (so a new extension the Makefile forgets to install is caught);
-#   4. installs it with dpkg -i into the system's PostgreSQL and runs `make installcheck` from a second, never-built
-#      copy of the sources against a throwaway cluster of the system's PostgreSQL;
-#   5. removes the package again (dpkg -r), also when a step fails.
+#   4. unpacks it (dpkg -x) into a copy of the system's PostgreSQL installation, so that whatever the system has
+#      installed (a `make install`, an earlier package) stays as it is, and runs `make installcheck` from a second,
+#      never-built copy of the sources against a throwaway cluster of that installation.
 # DEB_BUILD_OPTIONS=nocheck skips the regression run inside the package build (dh_pgxs_test); step 4 always runs.
 # Ends with one summary line.
 set -euo pipefail
@@ -31,17 +32,11 @@ fail() {
 [ "$(id -u)" = 0 ] || fail "must run as root (it installs build dependencies and the package)"
 
 WORK=$(mktemp -d -t idcodec-package.XXXXXX)
-# The build-time regression run (pg_virtualenv) starts a server as the postgres user that loads the extension
-# from the build tree: it must be able to read it.
+# The installation the package is tested in is read by the server as the postgres user.
 chmod 755 "$WORK"
-INSTALLED=0
 cleanup() {
     local status=$?
     set +e
-    if [ "$INSTALLED" = 1 ]; then
-        log "removing $PACKAGE"
-        dpkg -r "$PACKAGE" >/dev/null
-    fi
     cluster_stop_all
     rm -rf "$WORK"
     exit $status
@@ -64,6 +59,9 @@ copy_sources() {
 
 # ---- build dependencies
 git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1 || fail "$ROOT is not a git checkout (git lists the sources)"
+# The build happens where the postgres user cannot look, as in a checkout under /root (the build-time regression
+# run's server is started as that user).
+mkdir -m 700 "$WORK/build"
 BUILD_SRC=$WORK/build/idcodec
 copy_sources "$BUILD_SRC"
 if ! command -v dpkg-checkbuilddeps >/dev/null || ! (cd "$BUILD_SRC" && dpkg-checkbuilddeps) >/dev/null 2>&1; then
@@ -73,9 +71,6 @@ if ! command -v dpkg-checkbuilddeps >/dev/null || ! (cd "$BUILD_SRC" && dpkg-che
     apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null
     apt-get build-dep -y -qq --no-install-recommends "$BUILD_SRC" >/dev/null
     (cd "$BUILD_SRC" && dpkg-checkbuilddeps) || fail "build dependencies still missing after apt-get build-dep"
-fi
-if dpkg-query -W -f='${Status}' "$PACKAGE" 2>/dev/null | grep -q 'ok installed'; then
-    log "note: $PACKAGE was already installed; it is replaced now and removed at the end"
 fi
 
 # ---- versions: debian/changelog's upstream version must be the extension's default_version
@@ -90,10 +85,10 @@ expected_deb=${PACKAGE}_${deb_version#*:}_$(dpkg --print-architecture).deb
 
 # ---- build
 # With the locale variables unset, as a fresh Debian system or container has them: the build must not depend on them.
-log "dpkg-buildpackage -us -uc -b, no locale set (log: $WORK/build/build.log)"
+log "make deb (pg_buildext updatecontrol, dpkg-buildpackage -us -uc -b), no locale set (log: $WORK/build/build.log)"
 start=$SECONDS
 if ! (cd "$BUILD_SRC" && env -u LANG -u LANGUAGE -u LC_ALL -u LC_CTYPE -u LC_COLLATE -u LC_MESSAGES \
-        dpkg-buildpackage -us -uc -b) >"$WORK/build/build.log" 2>&1; then
+        make deb) >"$WORK/build/build.log" 2>&1; then
     tail -n 80 "$WORK/build/build.log" >&2
     fail "dpkg-buildpackage failed"
 fi
@@ -119,10 +114,21 @@ for file in "${expected_files[@]}"; do
 done
 if grep -q '/bitcode/' <<<"$contents"; then fail "$expected_deb ships LLVM bitcode (the Makefile sets with_llvm = no)"; fi
 
-# ---- install, then run the regression suite from sources where nothing was built
-log "dpkg -i $expected_deb"
-INSTALLED=1
-dpkg -i "$DEB" >/dev/null || fail "dpkg -i $expected_deb failed"
+# ---- unpack into a copy of the system's installation, then run the regression suite from sources where nothing
+# was built. (A copy: the system's own PostgreSQL directories may hold an idcodec of the user's.)
+INSTALL=$WORK/installation
+mkdir -p "$INSTALL/usr/lib/postgresql/$PG_MAJOR" "$INSTALL/usr/share/postgresql"
+cp -a "/usr/lib/postgresql/$PG_MAJOR/bin" "$INSTALL/usr/lib/postgresql/$PG_MAJOR/"
+cp -as "/usr/lib/postgresql/$PG_MAJOR/lib" "$INSTALL/usr/lib/postgresql/$PG_MAJOR/lib"
+cp -a "/usr/share/postgresql/$PG_MAJOR" "$INSTALL/usr/share/postgresql/"
+mkdir -p "$INSTALL/usr/include"
+cp -as /usr/include/postgresql "$INSTALL/usr/include/postgresql"
+rm -f "$INSTALL/usr/lib/postgresql/$PG_MAJOR"/lib/idcodec* "$INSTALL/usr/share/postgresql/$PG_MAJOR"/extension/idcodec*
+log "dpkg -x $expected_deb into a copy of the system's installation"
+dpkg -x "$DEB" "$INSTALL" || fail "dpkg -x $expected_deb failed"
+chmod -R a+rX "$INSTALL"
+export PG_BIN=$INSTALL/usr/lib/postgresql/$PG_MAJOR/bin
+PG_CONFIG=$PG_BIN/pg_config
 
 CHECK_SRC=$WORK/check/idcodec
 copy_sources "$CHECK_SRC"
@@ -144,9 +150,5 @@ if [ $check_status -ne 0 ] || ! grep -q '^All [0-9]* tests passed' <<<"$summary"
     fail "make installcheck against $expected_deb: ${summary:-exit status $check_status}"
 fi
 
-# ---- leave the system as it was regarding the package
-dpkg -r "$PACKAGE" >/dev/null || fail "dpkg -r $PACKAGE failed"
-INSTALLED=0
-
-echo "package.sh: $expected_deb built in ${build_seconds}s (${#expected_files[@]} extension files checked);" \
-     "installcheck against it: $summary; $PACKAGE removed again"
+echo "package.sh: $expected_deb built in ${build_seconds}s in a directory the postgres user cannot read" \
+     "(${#expected_files[@]} extension files checked); installcheck against it: $summary; the system's PostgreSQL untouched"

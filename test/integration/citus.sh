@@ -51,9 +51,11 @@ c -c "ALTER EXTENSION idcodec UPDATE"
 check "ALTER EXTENSION idcodec UPDATE reaches both workers" "$(versions)" "$current $current $current"
 c -c "DROP EXTENSION idcodec"
 check "DROP EXTENSION reaches both workers" "$(versions)" "none none none"
-c -c "CREATE ROLE app_owner LOGIN" -c "GRANT CREATE ON DATABASE postgres TO app_owner"
+# (and on the schema it installs into: idcodec's scripts refuse a schema the installing role may not create in)
+c -c "CREATE ROLE app_owner LOGIN" -c "GRANT CREATE ON DATABASE postgres TO app_owner" \
+  -c "GRANT CREATE ON SCHEMA public TO app_owner"
 owner_try=$(cluster_psql "$coordinator" -U app_owner -d postgres -c "CREATE EXTENSION idcodec" 2>&1 && echo installed || true)
-check "a non-superuser with CREATE on the database installs it (trusted), on every node" \
+check "a non-superuser with CREATE on the database and its schema installs it (trusted), on every node" \
     "$(tail -n 1 <<<"$owner_try") $(versions)" "installed $current $current $current"
 check "the extension belongs to that role" \
     "$(c -c "SELECT extowner::regrole FROM pg_extension WHERE extname = 'idcodec'")" "app_owner"
@@ -158,6 +160,11 @@ stats="SELECT (SELECT sum(size) FROM file) || ' ' || (SELECT sum(length(data)) F
 check "the distributed store keeps exactly the single node's chunks" \
     "$(c -c "$stats")" "$(c -c "SET search_path = single_dedup, public" -c "$stats")"
 read -r bytes_in bytes_stored < <(c -c "$stats")
+
+docs=$(PGHOST=localhost PGPORT=$coordinator PGUSER=postgres PGDATABASE=postgres python3 test/docs_check.py --citus docs/scaling-out.md 2>&1)
+check "the Citus examples of docs/scaling-out.md give the results shown" "$(tail -n 1 <<<"$docs")" \
+    "docs on Citus: $(grep -c ';   -- ' <(sed -n '/^```sql citus/,/^```$/p' docs/scaling-out.md)) examples compared; 0 problems"
+[ "$failures" -eq 0 ] || printf '%s\n' "$docs"
 
 echo "  the workers' query: $(grep -m1 -oE 'Query: INSERT INTO .{0,160}' <<<"$insert_plan")..."
 echo "measured (2 cores, all three nodes on this machine): 1M-row INSERT ... SELECT of three public IDs:" \
