@@ -177,13 +177,14 @@ $(BUILD)/chunker_speed: test/bench/peers/chunker_speed.cpp $(CORE_SRCS) $(CORE_H
 # Core throughput (Google Benchmark), the chunkers beside restic's, borg's and fastcdc-rs's (when its source is
 # given: test/bench/peers/run.sh), then the SQL ratios in one session: on the server PGHOST names (with idcodec
 # installed there), else on a throwaway cluster of the temporary installation (scripts/setup.sh, which first installs
-# what the build, the cluster and the peers need).
+# what the build, the cluster and the peers need). Its tables and SVG charts (gnuplot) are left in $(BUILD)/bench/.
 bench:
 	bash -c 'source scripts/setup.sh && install_dependencies && install_bench_peers'
 	$(MAKE) -s $(BUILD)/core_bench $(BUILD)/chunker_speed
 	$(BUILD)/core_bench --benchmark_min_time=1
 	BUILD=$(BUILD) bash test/bench/peers/run.sh
-	bash test/bench/run.sh
+	BUILD=$(BUILD) bash test/bench/run.sh
+	BUILD=$(BUILD) bash test/bench/charts.sh
 
 .PHONY: unit unit-asan fuzz bench deb dist check-locale-free check-boundary check-scripts check-format format chaos sqlsmith asan-server
 endif

@@ -59,10 +59,10 @@ install_dependencies() {
     }
 }
 
-# The chunkers `make bench` times beside idcodec's (test/bench/peers/run.sh): restic's (Go) and borg's. Best effort:
-# a benchmark leaves out a peer it cannot have.
+# The chunkers `make bench` times beside idcodec's (test/bench/peers/run.sh): restic's (Go) and borg's, and gnuplot
+# for its charts. Best effort: a benchmark leaves out a peer it cannot have.
 install_bench_peers() {
-    local packages=(golang-go golang-github-restic-chunker-dev borgbackup) missing=() package
+    local packages=(golang-go golang-github-restic-chunker-dev borgbackup gnuplot-nox) missing=() package
     for package in "${packages[@]}"; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
     done

@@ -20,6 +20,10 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$HERE/../../scripts/setup.sh"   # also cds to the repo root
 
 ROUNDS=${BENCH_ROUNDS:-5}
+# Where the tables for make bench's charts go (test/bench/charts.sh draws them).
+CHART_DIR=$IDCODEC_ROOT/${BUILD:-build}/bench
+mkdir -p "$CHART_DIR"
+rm -f "$CHART_DIR"/ratios.tsv "$CHART_DIR"/scaling.tsv
 TEMP_BUFFERS=1GB  # the tables below take about 585 MB (the run prints their size)
 ROWS=1000000
 SALT='this is my salt'
@@ -250,6 +254,8 @@ SELECT b.name,
             ELSE b.reads || ' of ' || (b.hits + b.reads) || ' read in' END AS "table blocks"
 FROM bench b JOIN bench f ON f.name = b.floor
 ORDER BY b.ord;
+-- for make bench's chart (test/bench/charts.sh): the rows with a target, last first (gnuplot draws bottom up)
+\copy (SELECT b.name, round(b.best_ms / f.best_ms, 3), b.target FROM bench b JOIN bench f ON f.name = b.floor WHERE b.target IS NOT NULL ORDER BY b.ord DESC) TO '$CHART_DIR/ratios.tsv'
 
 -- The shim's share: a call's cost in SQL (its row less its table's floor, per row) against the same call in the
 -- core alone (core_bench, just before this session).
@@ -364,5 +370,6 @@ SELECT family, size, to_char(best_ms, 'FM999990.0') AS "best ms",
        CASE WHEN (best_ms / units) / lag(best_ms / units) OVER w > 1.3 THEN 'finding' ELSE '' END AS note
 FROM scale WINDOW w AS (PARTITION BY family ORDER BY ord)
 ORDER BY ord;
+\copy (SELECT family, units, round((1e6 * best_ms / units)::numeric, 2) FROM scale ORDER BY ord) TO '$CHART_DIR/scaling.tsv'
 SQL
 exit 0

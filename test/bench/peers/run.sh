@@ -102,6 +102,10 @@ echo
 echo "Chunkers side by side: $MB MiB of random bytes in memory, one core, best of $((2 * ROUNDS)) passes"
 printf '%-48s %12s %12s %7s %7s  %s\n' "chunker, min / avg / max" "idcodec" "peer" "ratio" "target" "verdict"
 status=0
+# For make bench's chart (test/bench/charts.sh): label, idcodec GB/s, the peer's GB/s ("NaN" when not measured).
+mkdir -p "$BUILD/bench"
+chart=$BUILD/bench/chunkers.tsv
+: >"$chart"
 for row in "${ROWS[@]}"; do
     IFS='|' read -r label ours peer target <<<"$row"
     read -r algorithm min avg max <<<"$ours"
@@ -123,6 +127,7 @@ for row in "${ROWS[@]}"; do
             printf "%-48s %7.2f GB/s %12s %7s %6.1fx  not measured: %s is not available (above)\n", label,
                 bytes / ours, "-", "-", target, peer
         }'
+        awk -v label="$label" -v bytes=$((MB << 20)) -v ours="$ours_ns" 'BEGIN { printf "%s\t%.3f\tNaN\n", label, bytes / ours }' >>"$chart"
         continue
     fi
     read -r peer_ns peer_chunks < <(best <"$tmp/peer")
@@ -136,5 +141,7 @@ for row in "${ROWS[@]}"; do
         printf "%-48s %7.2f GB/s %7.2f GB/s %6.2fx %6.1fx  %s\n", label, bytes / ours, bytes / peer, ratio, target,
             (ratio >= target ? "meets" : "misses")
     }'
+    awk -v label="$label" -v bytes=$((MB << 20)) -v ours="$ours_ns" -v peer="$peer_ns" \
+        'BEGIN { printf "%s\t%.3f\t%.3f\n", label, bytes / ours, bytes / peer }' >>"$chart"
 done
 exit $status
