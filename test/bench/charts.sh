@@ -30,8 +30,16 @@ GP
 fi
 
 if [ -s "$out/scaling.tsv" ]; then
+    # one line per family, from a file each (family names hold spaces and commas)
+    plots=()
+    number=0
+    while IFS= read -r family; do
+        number=$((number + 1))
+        awk -F'\t' -v f="$family" '$1 == f' "$out/scaling.tsv" >"$out/scaling-$number.tsv"
+        plots+=("\"$out/scaling-$number.tsv\" using 2:3 with linespoints title \"${family//\"/}\"")
+    done < <(cut -f1 "$out/scaling.tsv" | awk '!seen[$0]++')
     gnuplot <<GP
-set terminal svg size 900,520 dynamic font "sans,11" background "white"
+set terminal svg size 900,560 dynamic font "sans,11" background "white"
 set termoption noenhanced
 set key below
 set output "$out/scaling.svg"
@@ -39,22 +47,22 @@ set title "Cost per unit as the work doubles: a flat line is a cost linear in th
 set datafile separator "\t"
 set logscale x 2
 set logscale y 10
-set xlabel "units of work (numbers, characters, needles or bytes, as the family counts them)"
-set ylabel "ns per unit"
+set format x "%.0f"
+set xlabel "size: numbers per ID, characters, blocklist words, needles, MB (each family's own, doubling)"
+set ylabel "ns per unit (numbers, characters, calls, bytes)"
 set grid
-families = system("cut -f1 '$out/scaling.tsv' | awk '!seen[\$0]++' | tr '\\\\n' ' '")
-plot for [family in families] sprintf("< awk -F'\t' -v f='%s' '\$1 == f' '$out/scaling.tsv'", family) \
-     using 2:3 with linespoints title family
+plot $(IFS=','; echo "${plots[*]}")
 GP
+    rm -f "$out"/scaling-*.tsv
 fi
 
 if [ -s "$out/chunkers.tsv" ]; then
     gnuplot <<GP
-set terminal svg size 900,420 dynamic font "sans,11" background "white"
+set terminal svg size 900,480 dynamic font "sans,11" background "white"
 set termoption noenhanced
 set key below
 set output "$out/chunkers.svg"
-set title "Chunkers on random bytes in memory, one core: idcodec beside the implementation it reproduces\n(make bench on $machine)"
+set title "Chunkers, one core, random bytes in memory:\nidcodec and the program it reproduces (make bench on $machine)"
 set datafile separator "\t"
 set style data histograms
 set style histogram clustered gap 1

@@ -255,7 +255,7 @@ SELECT b.name,
 FROM bench b JOIN bench f ON f.name = b.floor
 ORDER BY b.ord;
 -- for make bench's chart (test/bench/charts.sh): the rows with a target, last first (gnuplot draws bottom up)
-\copy (SELECT b.name, round(b.best_ms / f.best_ms, 3), b.target FROM bench b JOIN bench f ON f.name = b.floor WHERE b.target IS NOT NULL ORDER BY b.ord DESC) TO '$CHART_DIR/ratios.tsv'
+\copy (SELECT b.name, round((b.best_ms / f.best_ms)::numeric, 3), b.target FROM bench b JOIN bench f ON f.name = b.floor WHERE b.target IS NOT NULL ORDER BY b.ord DESC) TO '$CHART_DIR/ratios.tsv'
 
 -- The shim's share: a call's cost in SQL (its row less its table's floor, per row) against the same call in the
 -- core alone (core_bench, just before this session).
@@ -370,6 +370,6 @@ SELECT family, size, to_char(best_ms, 'FM999990.0') AS "best ms",
        CASE WHEN (best_ms / units) / lag(best_ms / units) OVER w > 1.3 THEN 'finding' ELSE '' END AS note
 FROM scale WINDOW w AS (PARTITION BY family ORDER BY ord)
 ORDER BY ord;
-\copy (SELECT family, units, round((1e6 * best_ms / units)::numeric, 2) FROM scale ORDER BY ord) TO '$CHART_DIR/scaling.tsv'
+\copy (SELECT family, split_part(size, ' ', 1)::numeric, round((1e6 * best_ms / units)::numeric, 2) FROM scale ORDER BY ord) TO '$CHART_DIR/scaling.tsv'
 SQL
 exit 0
