@@ -9,7 +9,8 @@ the environment, as every suite's).
 1. The reference: every function of idcodec and idcodec_pg_hashids is documented in exactly one ```signature block
    of the pages, as `name(arguments) → result` with the arguments as pg_get_function_arguments gives them (defaults
    without their casts), followed in the block by its marking (e.g. `IMMUTABLE STRICT PARALLEL SAFE`); no block
-   documents a signature the catalog does not have.
+   documents a signature the catalog does not have. Every type the extensions own (arrays aside) has a line
+   `type NAME` in a ```signature block.
 2. The examples: every ```sql block of a page runs, the page's blocks in order in one session of a fresh database
    with both extensions, and each line `SELECT ...;   -- value` must print that value (psql's unaligned output,
    columns joined by ' | '; 'true'/'false' for t/f; a closing remark in parentheses and prose such as "-- the
@@ -99,10 +100,19 @@ def check_reference(pages):
                      database=DATABASE).stdout.splitlines():
         signature, marking = line.split("\t")
         catalog[signature] = marking
-    documented = {}
+    types = set(psql("-c", """
+            SELECT t.typname FROM pg_type t
+            JOIN pg_depend d ON d.classid = 'pg_type'::regclass AND d.objid = t.oid AND d.deptype = 'e'
+            JOIN pg_extension e ON e.oid = d.refobjid AND e.extname IN ('idcodec', 'idcodec_pg_hashids')
+            WHERE t.typelem = 0 OR t.typlen <> -1""", database=DATABASE).stdout.split())
+    documented, documented_types = {}, set()
     for page in pages:
         for _, block in blocks(open(page, encoding="utf-8").read(), "signature"):
             lines = [line.strip() for line in block.splitlines() if line.strip()]
+            documented_types.update(line.split()[1] for line in lines if re.fullmatch(r"type \w+", line))
+            lines = [line for line in lines if not re.fullmatch(r"type \w+", line)]
+            if not lines:
+                continue
             markings = [line for line in lines if "(" not in line]
             if len(markings) != 1:
                 problems.append(f"{page}: a signature block needs exactly one marking line: {lines}")
@@ -119,7 +129,11 @@ def check_reference(pages):
     for signature, (page, _) in sorted(documented.items()):
         if signature not in catalog:
             problems.append(f"{page}: documents {signature}, which the catalog does not have")
-    return len(catalog)
+    for name in sorted(types - documented_types):
+        problems.append(f"undocumented type: {name}")
+    for name in sorted(documented_types - types):
+        problems.append(f"the docs document type {name}, which the catalog does not have")
+    return len(catalog) + len(types)
 
 
 def expected_value(comment):
@@ -219,7 +233,7 @@ def main():
     psql("-c", f"DROP DATABASE IF EXISTS {DATABASE}")
     for problem in problems:
         print(problem)
-    print(f"docs: {functions} functions of the catalog each documented once; {examples} examples compared on "
+    print(f"docs: {functions} functions and types of the catalog each documented once; {examples} examples compared on "
           f"PostgreSQL {major} ({not_applicable} blocks for later majors); {len(problems)} problems")
     sys.exit(1 if problems else 0)
 
