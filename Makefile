@@ -87,10 +87,11 @@ check-boundary:
 	@PG_CONFIG=$(PG_CONFIG) CXX=$(CXX) bash test/boundary/check.sh
 
 # The Debian packages postgresql-NN-idcodec, for every major of debian/pgversions whose server headers are installed
-# (debian/control is brought up to date with them first), written beside the checkout as dpkg-buildpackage does.
+# (PG_SUPPORTED_VERSIONS=installed: not only the distribution's own major; debian/control is brought up to date with
+# them first), written beside the checkout as dpkg-buildpackage does.
 deb:
-	pg_buildext updatecontrol
-	dpkg-buildpackage -us -uc -b
+	PG_SUPPORTED_VERSIONS=installed pg_buildext updatecontrol
+	PG_SUPPORTED_VERSIONS=installed dpkg-buildpackage -us -uc -b
 
 # The release archive PGXN takes: the committed sources of HEAD under idcodec-<version>/, the version META.json's.
 DISTVERSION = $(shell sed -n 's/^   "version": "\(.*\)",$$/\1/p' META.json | head -n 1)
