@@ -34,13 +34,14 @@ MARKING = """CASE p.provolatile WHEN 'i' THEN 'IMMUTABLE' WHEN 's' THEN 'STABLE'
              || CASE p.proparallel WHEN 's' THEN ' PARALLEL SAFE' WHEN 'r' THEN ' PARALLEL RESTRICTED'
                 ELSE ' PARALLEL UNSAFE' END"""
 DATABASE = "idcodec_docs"
+# Every session: results in UTC, no notices, messages untranslated.
+ENVIRONMENT = dict(os.environ, PGOPTIONS="-c timezone=UTC -c client_min_messages=warning -c lc_messages=C")
 problems = []
 
 
 def psql(*args, database="postgres", check=True):
-    env = dict(os.environ, PGOPTIONS="-c timezone=UTC -c client_min_messages=warning -c lc_messages=C")
     result = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", database, *args],
-                            capture_output=True, text=True, env=env)
+                            capture_output=True, text=True, env=ENVIRONMENT)
     if check and result.returncode != 0:
         raise RuntimeError(f"psql {' '.join(args)}: {result.stderr.strip()}")
     return result
@@ -79,10 +80,9 @@ def forget_keyring(path):
 
 
 def run(script, database):
-    env = dict(os.environ, PGOPTIONS="-c timezone=UTC -c client_min_messages=warning -c lc_messages=C")
     return subprocess.run(["psql", "-X", "-q", "-At", "-F", " | ", "-v", "ON_ERROR_STOP=1"]
                           + (["-d", database] if database else []),
-                          input="\n".join(script) + "\n", capture_output=True, text=True, env=env)
+                          input="\n".join(script) + "\n", capture_output=True, text=True, env=ENVIRONMENT)
 
 
 def blocks(text, info):
