@@ -89,6 +89,20 @@ find_peer() {
 }
 export -f find_peer
 
+# copy_system_installation DEST: the system's PostgreSQL as an installation of its own under DEST (its programs and
+# data files copied, its libraries and headers linked file by file, so installing into DEST replaces a link, never
+# the file it points to), without any idcodec file the system has.
+copy_system_installation() {
+    local dest=$1
+    mkdir -p "$dest$SYSTEM_PG" "$dest/usr/share/postgresql" "$dest/usr/include"
+    cp -a "$SYSTEM_PG/bin" "$dest$SYSTEM_PG/"
+    cp -a "/usr/share/postgresql/$PG_MAJOR" "$dest/usr/share/postgresql/"
+    cp -as "$SYSTEM_PG/lib" "$dest$SYSTEM_PG/lib"
+    cp -as /usr/include/postgresql "$dest/usr/include/postgresql"
+    rm -f "$dest$SYSTEM_PG"/lib/idcodec* "$dest/usr/share/postgresql/$PG_MAJOR"/extension/idcodec*
+    chmod 755 "$dest"
+}
+
 make_temp_installation() {
     local origin
     origin=$(stat -c '%s %Y' "$SYSTEM_PG/bin/postgres")
@@ -97,14 +111,7 @@ make_temp_installation() {
     rm -rf "$IDCODEC_INSTALL"
     mkdir -p "$IDCODEC_CACHE"
     chmod 755 "$IDCODEC_CACHE"
-    mkdir -p "$IDCODEC_INSTALL$SYSTEM_PG" "$IDCODEC_INSTALL/usr/share/postgresql" "$IDCODEC_INSTALL/usr/include"
-    cp -a "$SYSTEM_PG/bin" "$IDCODEC_INSTALL$SYSTEM_PG/"
-    cp -a "/usr/share/postgresql/$PG_MAJOR" "$IDCODEC_INSTALL/usr/share/postgresql/"
-    # Linked file by file: installing replaces a link, never the file it points to.
-    cp -as "$SYSTEM_PG/lib" "$IDCODEC_INSTALL$SYSTEM_PG/lib"
-    cp -as /usr/include/postgresql "$IDCODEC_INSTALL/usr/include/postgresql"
-    rm -f "$IDCODEC_INSTALL$SYSTEM_PG"/lib/idcodec* "$IDCODEC_INSTALL/usr/share/postgresql/$PG_MAJOR"/extension/idcodec*
-    chmod 755 "$IDCODEC_INSTALL"
+    copy_system_installation "$IDCODEC_INSTALL"
     echo "$origin" >"$IDCODEC_INSTALL/.made-from"
 }
 

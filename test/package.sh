@@ -15,6 +15,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# copy_system_installation (setup.sh's PostgreSQL 15 is this test's); what follows sets this test's own PG_BIN
+source "$ROOT/scripts/setup.sh"
 PG_MAJOR=15
 # The system's PostgreSQL, where the package installs (not the test command's temporary installation).
 export PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
@@ -117,13 +119,7 @@ if grep -q '/bitcode/' <<<"$contents"; then fail "$expected_deb ships LLVM bitco
 # ---- unpack into a copy of the system's installation, then run the regression suite from sources where nothing
 # was built. (A copy: the system's own PostgreSQL directories may hold an idcodec of the user's.)
 INSTALL=$WORK/installation
-mkdir -p "$INSTALL/usr/lib/postgresql/$PG_MAJOR" "$INSTALL/usr/share/postgresql"
-cp -a "/usr/lib/postgresql/$PG_MAJOR/bin" "$INSTALL/usr/lib/postgresql/$PG_MAJOR/"
-cp -as "/usr/lib/postgresql/$PG_MAJOR/lib" "$INSTALL/usr/lib/postgresql/$PG_MAJOR/lib"
-cp -a "/usr/share/postgresql/$PG_MAJOR" "$INSTALL/usr/share/postgresql/"
-mkdir -p "$INSTALL/usr/include"
-cp -as /usr/include/postgresql "$INSTALL/usr/include/postgresql"
-rm -f "$INSTALL/usr/lib/postgresql/$PG_MAJOR"/lib/idcodec* "$INSTALL/usr/share/postgresql/$PG_MAJOR"/extension/idcodec*
+copy_system_installation "$INSTALL"
 log "dpkg -x $expected_deb into a copy of the system's installation"
 dpkg -x "$DEB" "$INSTALL" || fail "dpkg -x $expected_deb failed"
 chmod -R a+rX "$INSTALL"
