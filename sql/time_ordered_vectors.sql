@@ -37,3 +37,37 @@ FROM oracle;
 SELECT id, typeid, ulid FROM oracle
 WHERE typeid_encode(prefix, id) IS DISTINCT FROM typeid OR typeid_decode(typeid) IS DISTINCT FROM id
    OR ulid_encode(id) IS DISTINCT FROM ulid OR ulid_decode(ulid) IS DISTINCT FROM id;
+
+-- The same vectors through the ulid and typeid types (1.5.0): text input and output, the UUID inside, the prefix,
+-- the time.
+SELECT name, typeid::typeid::text = typeid AS typeid_text, typeid::typeid::uuid = id AS typeid_uuid,
+       typeid_prefix(typeid::typeid) = prefix AS typeid_prefix, typeid(prefix, id)::text = typeid AS made
+FROM spec_valid ORDER BY name COLLATE "C";
+
+-- every invalid case refused by typeid's input (soft errors need PostgreSQL 16, so each case is tried alone)
+CREATE FUNCTION pg_temp.typeid_refused(input text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM input::typeid;
+    RETURN 'accepted';
+EXCEPTION WHEN invalid_text_representation THEN
+    RETURN 'refused';
+END $$;
+SELECT name, pg_temp.typeid_refused(typeid) FROM spec_invalid ORDER BY name COLLATE "C";
+
+SELECT count(*) AS records,
+       count(*) FILTER (WHERE typeid::typeid::text = typeid) AS typeid_text,
+       count(*) FILTER (WHERE typeid::typeid::uuid = id AND typeid_prefix(typeid::typeid) = prefix) AS typeid_parts,
+       count(*) FILTER (WHERE typeid(prefix, id)::text = typeid) AS typeid_made,
+       count(*) FILTER (WHERE ulid::ulid::text = ulid) AS ulid_text,
+       count(*) FILTER (WHERE lower(ulid)::ulid::text = ulid) AS ulid_lowercase,
+       count(*) FILTER (WHERE ulid::ulid::uuid = id AND id::ulid::text = ulid) AS ulid_uuid,
+       count(*) FILTER (WHERE id::text::ulid::text = ulid) AS ulid_from_uuid_text,
+       count(*) FILTER (WHERE extract(epoch FROM ulid::ulid::timestamptz) * 1000 = ms) AS ulid_times
+FROM oracle;
+
+-- order: ulid as its ULID text (and its uuid), typeid as prefix then UUID
+SELECT count(*) FILTER (WHERE a.ulid::ulid < b.ulid::ulid) = count(*) FILTER (WHERE a.ulid COLLATE "C" < b.ulid) AS ulid_order,
+       count(*) FILTER (WHERE a.ulid::ulid < b.ulid::ulid) = count(*) FILTER (WHERE a.id < b.id) AS uuid_order,
+       count(*) FILTER (WHERE a.typeid::typeid < b.typeid::typeid)
+           = count(*) FILTER (WHERE (convert_to(a.prefix, 'UTF8'), a.id) < (convert_to(b.prefix, 'UTF8'), b.id)) AS typeid_order
+FROM oracle a CROSS JOIN oracle b;

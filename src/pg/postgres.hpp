@@ -22,7 +22,9 @@ extern "C" {
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 #include "utils/tuplestore.h"
+#include "utils/uuid.h"
 }
 
 // The module's magic block. PostgreSQL 18 also records a module's name and version, which pg_get_loaded_modules()
@@ -49,5 +51,19 @@ inline void free_setting_memory(void* memory) {
     guc_free(memory);
 #else
     free(memory);
+#endif
+}
+
+// Refuses the text input of a type, quoting (the start of) the text: a soft error where the caller asked for one
+// (PostgreSQL 16 and later: pg_input_is_valid, COPY ... ON_ERROR), else an error.
+inline Datum invalid_input(FunctionCallInfo fcinfo, const char* type, const char* input, int quoted_bytes) {
+#if PG_VERSION_NUM >= 160000
+    ereturn(fcinfo->context, (Datum)0,
+            errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+            errmsg("invalid input syntax for type %s: \"%.*s\"", type, quoted_bytes, input));
+#else
+    ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                    errmsg("invalid input syntax for type %s: \"%.*s\"", type, quoted_bytes, input)));
+    pg_unreachable();
 #endif
 }

@@ -1,17 +1,14 @@
-// SQL functions of time-ordered public IDs: TypeID and ULID text of a UUID and back, and the generation of version 7
-// UUIDs (and of TypeIDs and ULIDs from them), monotonic within a backend.
+// SQL functions of time-ordered public IDs: TypeID and ULID text of a UUID and back, the generation of version 7
+// UUIDs (and of TypeIDs and ULIDs from them), monotonic within a backend, and the times UUIDs hold.
 #include <ctime>
 #include <optional>
 
+#include "core/common/random_block.hpp"
 #include "core/ids/time_ordered.hpp"
 
 #include "pg/entry.hpp"
+#include "pg/uuids.hpp"
 #include "pg/values.hpp"
-
-extern "C" {
-#include "utils/timestamp.h"
-#include "utils/uuid.h"
-}
 
 using namespace idcodec::time_ordered;
 using namespace idcodec::pg;
@@ -19,19 +16,6 @@ using namespace idcodec::pg;
 namespace {
 
 constexpr std::size_t ulid_length = idcodec::crockford::text_length;
-
-Uuid uuid_argument(FunctionCallInfo fcinfo, int argument) {
-    Uuid uuid;
-    const pg_uuid_t* value = PG_GETARG_UUID_P(argument);
-    std::copy(std::begin(value->data), std::end(value->data), uuid.begin());
-    return uuid;
-}
-
-Datum uuid_datum(const Uuid& uuid) {
-    auto* value = static_cast<pg_uuid_t*>(palloc(sizeof(pg_uuid_t)));
-    std::copy(uuid.begin(), uuid.end(), value->data);
-    return UUIDPGetDatum(value);
-}
 
 text* type_id_text(std::string_view prefix, const Uuid& uuid) {
     guarded([&](idcodec::StopToken) { check_type_prefix(prefix); });
@@ -55,19 +39,64 @@ std::optional<Uuid> ulid_argument(FunctionCallInfo fcinfo) {
     return argument ? parse_ulid(*argument) : std::nullopt;
 }
 
-// A new version 7 UUID, its time after the last one's in this backend (a parallel worker has a clock of its own).
-Uuid new_uuid_v7() {
+constexpr std::int64_t unix_to_postgres_epoch_us = (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY;
+constexpr TimestampTz least_v7_time = -unix_to_postgres_epoch_us;
+constexpr TimestampTz greatest_v7_time = static_cast<TimestampTz>(max_unix_ms) * 1000 - unix_to_postgres_epoch_us;
+
+[[noreturn]] void time_out_of_range(const char* function) {
+    ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                    errmsg("%s: timestamp out of range for UUID version 7 and ULID", function),
+                    errdetail("They hold the milliseconds from 1970-01-01 00:00:00 to 10889-08-02 05:31:50.655 UTC.")));
+    pg_unreachable();
+}
+
+bool interval_is_finite([[maybe_unused]] const Interval* interval) {
+#if PG_VERSION_NUM >= 170000
+    return !INTERVAL_NOT_FINITE(interval);
+#else
+    return true;  // infinite intervals came with PostgreSQL 17
+#endif
+}
+
+// 4 KB of randomness, 512 UUIDs' worth, drawn at a time: generating then costs less than gen_random_uuid()'s call
+// into the CSPRNG for every value. The block belongs to the backend that filled it (MyProcPid).
+idcodec::RandomBlock<4096> random_block;
+
+}  // namespace
+
+namespace idcodec::pg {
+
+std::uint64_t unix_ms_of(TimestampTz timestamp, const char* function) {
+    // infinity lies outside the bounds too
+    if (timestamp < least_v7_time || timestamp > greatest_v7_time) time_out_of_range(function);
+    return static_cast<std::uint64_t>(timestamp + unix_to_postgres_epoch_us) / 1000;
+}
+
+Uuid new_uuid_v7(const Interval* shift) {
     static V7Clock clock;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    const std::int64_t ns = clock.next(static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec);
+    std::int64_t ns = clock.next(static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec);
+    if (shift != nullptr) {
+        // as PostgreSQL 18's uuidv7(shift): the microsecond moved by timestamptz arithmetic (months and days by the
+        // calendar of the session's time zone), the nanoseconds below it kept
+        if (!interval_is_finite(shift))
+            ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                            errmsg("uuid_generate_v7: interval out of range for UUID version 7")));
+        const TimestampTz shifted = DatumGetTimestampTz(DirectFunctionCall2(
+            timestamptz_pl_interval, TimestampTzGetDatum(timestamptz_of_unix_us(ns / 1000)), IntervalPGetDatum(shift)));
+        if (shifted < least_v7_time || shifted > greatest_v7_time) time_out_of_range("uuid_generate_v7");
+        ns = (shifted + unix_to_postgres_epoch_us) * 1000 + ns % 1000;
+    }
     std::uint8_t random[8];
-    if (!pg_strong_random(random, sizeof random))
+    if (!random_block.take(random, MyProcPid, [](std::span<std::uint8_t> block) noexcept {
+            return pg_strong_random(block.data(), block.size());
+        }))
         ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("could not generate random values")));
     return uuid_v7_at(ns, random);
 }
 
-}  // namespace
+}  // namespace idcodec::pg
 
 // typeid_encode(prefix text, id uuid) → text
 IDCODEC_SQL_FUNCTION(idcodec_typeid_encode) {
@@ -103,12 +132,19 @@ IDCODEC_SQL_FUNCTION(idcodec_ulid_timestamp) {
     const std::optional<Uuid> uuid = ulid_argument(fcinfo);
     if (!uuid) PG_RETURN_NULL();
     // 48 bits of milliseconds reach the year 10889, well within timestamptz
-    const auto unix_us = static_cast<TimestampTz>(unix_ms(*uuid)) * 1000;
-    PG_RETURN_TIMESTAMPTZ(unix_us - (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY);
+    PG_RETURN_TIMESTAMPTZ(timestamptz_of_unix_us(static_cast<std::int64_t>(unix_ms(*uuid)) * 1000));
+}
+
+// ulid_timestamp(id ulid) → timestamptz, also the cast from ulid to timestamptz
+IDCODEC_SQL_FUNCTION(idcodec_ulid_type_timestamp) {
+    PG_RETURN_TIMESTAMPTZ(timestamptz_of_unix_us(static_cast<std::int64_t>(unix_ms(uuid_argument(fcinfo, 0))) * 1000));
 }
 
 // uuid_generate_v7() → uuid
 IDCODEC_SQL_FUNCTION(idcodec_uuid_generate_v7) { return uuid_datum(new_uuid_v7()); }
+
+// uuid_generate_v7(shift interval) → uuid
+IDCODEC_SQL_FUNCTION(idcodec_uuid_generate_v7_shifted) { return uuid_datum(new_uuid_v7(PG_GETARG_INTERVAL_P(0))); }
 
 // typeid_generate(prefix text) → text
 IDCODEC_SQL_FUNCTION(idcodec_typeid_generate) {
@@ -117,3 +153,40 @@ IDCODEC_SQL_FUNCTION(idcodec_typeid_generate) {
 
 // ulid_generate() → text
 IDCODEC_SQL_FUNCTION(idcodec_ulid_generate) { PG_RETURN_TEXT_P(ulid_text(new_uuid_v7())); }
+
+// gen_ulid() → ulid
+IDCODEC_SQL_FUNCTION(idcodec_gen_ulid) { return uuid_datum(new_uuid_v7()); }
+
+// uuid_timestamp(id uuid) → timestamptz; NULL unless a version 1 or 7 UUID of the RFC 9562 variant
+IDCODEC_SQL_FUNCTION(idcodec_uuid_timestamp) {
+    const std::optional<std::int64_t> unix_us = idcodec::time_ordered::unix_us(uuid_argument(fcinfo, 0));
+    if (!unix_us) PG_RETURN_NULL();
+    PG_RETURN_TIMESTAMPTZ(timestamptz_of_unix_us(*unix_us));
+}
+
+// uuid_version(id uuid) → smallint; NULL unless of the RFC 9562 variant
+IDCODEC_SQL_FUNCTION(idcodec_uuid_version) {
+    const std::optional<int> version = rfc_version(uuid_argument(fcinfo, 0));
+    if (!version) PG_RETURN_NULL();
+    PG_RETURN_INT16(static_cast<int16>(*version));
+}
+
+// uuid_v7_least(at timestamptz) → uuid
+IDCODEC_SQL_FUNCTION(idcodec_uuid_v7_least) {
+    return uuid_datum(least_v7(unix_ms_of(PG_GETARG_TIMESTAMPTZ(0), "uuid_v7_least")));
+}
+
+// uuid_v7_greatest(at timestamptz) → uuid
+IDCODEC_SQL_FUNCTION(idcodec_uuid_v7_greatest) {
+    return uuid_datum(greatest_v7(unix_ms_of(PG_GETARG_TIMESTAMPTZ(0), "uuid_v7_greatest")));
+}
+
+// ulid_least(at timestamptz) → ulid, also the cast from timestamptz to ulid
+IDCODEC_SQL_FUNCTION(idcodec_ulid_least) {
+    return uuid_datum(least_ulid(unix_ms_of(PG_GETARG_TIMESTAMPTZ(0), "ulid_least")));
+}
+
+// ulid_greatest(at timestamptz) → ulid
+IDCODEC_SQL_FUNCTION(idcodec_ulid_greatest) {
+    return uuid_datum(greatest_ulid(unix_ms_of(PG_GETARG_TIMESTAMPTZ(0), "ulid_greatest")));
+}

@@ -45,8 +45,38 @@ void ulid(const Uuid& uuid, std::span<char, crockford::text_length> out) noexcep
 // Nothing for anything but 26 digits (either case, i and l read as 1, o as 0) whose value fits in 128 bits.
 std::optional<Uuid> parse_ulid(std::string_view text) noexcept;
 
+// What the ulid type reads: a ULID, or a UUID's standard text (8-4-4-4-12 hex digits, either case) for the same
+// bytes, so a UUID literal compared with a ulid column means what it says.
+std::optional<Uuid> parse_ulid_or_uuid(std::string_view text) noexcept;
+
+// A TypeID as the typeid type stores it: the prefix's bytes, then the UUID's 16 (the prefix's length is the
+// stored size less 16).
+constexpr std::size_t stored_type_id_size(std::string_view prefix) noexcept { return prefix.size() + 16; }
+void store_type_id(const TypeId& type_id, std::span<std::uint8_t> out) noexcept;
+// Nothing unless `stored` is a valid prefix followed by 16 bytes (what binary input must check).
+std::optional<TypeId> load_type_id(std::span<const std::uint8_t> stored) noexcept;
+
+// The typeid order: by prefix (bytes, a shorter prefix before a longer one it begins), then by UUID (for version 7
+// UUIDs, by time). Negative, zero or positive.
+int compare(const TypeId& a, const TypeId& b) noexcept;
+
 // The 48-bit big-endian millisecond time the bytes begin with (a ULID's time, a version 7 UUID's).
 std::uint64_t unix_ms(const Uuid& uuid) noexcept;
+inline constexpr std::uint64_t max_unix_ms = (std::uint64_t{1} << 48) - 1;
+
+// The version of a UUID of the RFC 9562 variant (its variant bits 10); nothing for other variants.
+std::optional<int> rfc_version(const Uuid& uuid) noexcept;
+
+// The time a UUID holds, in microseconds since 1970: a version 1 UUID's 100 ns count since 1582-10-15 (rounded
+// down to the microsecond), a version 7 UUID's millisecond; nothing for other versions and variants.
+std::optional<std::int64_t> unix_us(const Uuid& uuid) noexcept;
+
+// The least and greatest version 7 UUID of a millisecond (`unix_ms` at most max_unix_ms): every other bit 0 or 1.
+Uuid least_v7(std::uint64_t unix_ms) noexcept;
+Uuid greatest_v7(std::uint64_t unix_ms) noexcept;
+// The least and greatest ULID of a millisecond.
+Uuid least_ulid(std::uint64_t unix_ms) noexcept;
+Uuid greatest_ulid(std::uint64_t unix_ms) noexcept;
 
 // A version 7 UUID: `unix_ms` (48 bits), then the version, `sub_ms` (12 bits: the fraction of the millisecond, in
 // 1/4096), the variant and 62 bits of `random`.

@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 #include <random>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/common/code_point_index.hpp"
 #include "core/common/config_cache.hpp"
 #include "core/common/divisor.hpp"
+#include "core/common/random_block.hpp"
 #include "core/common/utf8.hpp"
 
 namespace idcodec {
@@ -99,6 +102,56 @@ TEST(SettingsKey, PartsAreDelimitedByLength) {
     EXPECT_TRUE(key.matches(ab_c));
     EXPECT_FALSE(key.matches(a_bc));
     EXPECT_NE(key.bytes(), SettingsKey::of(a_bc).bytes());
+}
+
+// A block filled before fork() is never handed out by both processes: the child refills it, so the bytes it takes
+// differ from those its parent takes next. (Were the block kept across the fork, both would take the same bytes.)
+TEST(RandomBlock, NeverSharedAcrossFork) {
+    std::random_device device;
+    const auto fill = [&](std::span<std::uint8_t> block) noexcept {
+        for (auto& byte : block) byte = static_cast<std::uint8_t>(device());
+        return true;
+    };
+    RandomBlock<4096> block;
+    std::array<std::uint8_t, 8> parent_first{}, parent_next{}, child_first{};
+    ASSERT_TRUE(block.take(parent_first, getpid(), fill));
+    int pipe_ends[2];
+    ASSERT_EQ(pipe(pipe_ends), 0);
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        const bool taken = block.take(child_first, getpid(), fill);
+        const bool written = write(pipe_ends[1], child_first.data(), child_first.size()) == 8;
+        _exit(taken && written ? 0 : 1);
+    }
+    ASSERT_TRUE(block.take(parent_next, getpid(), fill));
+    ASSERT_EQ(read(pipe_ends[0], child_first.data(), child_first.size()), 8);
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    EXPECT_EQ(status, 0);
+    close(pipe_ends[0]);
+    close(pipe_ends[1]);
+    EXPECT_NE(child_first, parent_next);
+    EXPECT_NE(parent_first, parent_next);
+}
+
+TEST(RandomBlock, RefillsWhenUsedUpAndReportsAFailedFill) {
+    int fills = 0;
+    std::uint8_t value = 0;
+    const auto fill = [&](std::span<std::uint8_t> block) noexcept {
+        ++fills;
+        for (auto& byte : block) byte = ++value;
+        return true;
+    };
+    RandomBlock<16> block;
+    std::array<std::uint8_t, 8> out{};
+    for (int k = 0; k < 5; ++k) ASSERT_TRUE(block.take(out, 1, fill));
+    EXPECT_EQ(fills, 3);
+    EXPECT_EQ(out[0], 33);  // the third block's first byte
+    const auto failing = [](std::span<std::uint8_t>) noexcept { return false; };
+    EXPECT_TRUE(block.take(out, 1, failing));  // what is left of the block needs no fill
+    EXPECT_FALSE(block.take(out, 1, failing));
+    EXPECT_FALSE(block.take(out, 1, failing));
 }
 
 }  // namespace

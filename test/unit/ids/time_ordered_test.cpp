@@ -156,5 +156,79 @@ TEST(Crockford, TextOrderIsByteOrder) {
         EXPECT_EQ(uuids[k - 1] < uuids[k], ulid_text(uuids[k - 1]) < ulid_text(uuids[k]));
 }
 
+// What the ulid type reads: a ULID in any accepted form, or the standard text of a UUID for the same bytes.
+TEST(UlidType, ReadsUlidsAndUuidText) {
+    const Uuid uuid = uuid_of("01890a5d-ac96-774b-bcce-b302099a8057");
+    EXPECT_EQ(parse_ulid_or_uuid("01890a5d-ac96-774b-bcce-b302099a8057"), uuid);
+    EXPECT_EQ(parse_ulid_or_uuid("01890A5D-AC96-774B-BCCE-B302099A8057"), uuid);
+    EXPECT_EQ(parse_ulid_or_uuid(ulid_text(uuid)), uuid);
+    for (const char* bad : {"", "01890a5d-ac96-774b-bcce-b302099a805", "01890a5dac96774bbcceb302099a8057",
+                            "01890a5d-ac96-774b-bcce-b302099a805g", "{01890a5d-ac96-774b-bcce-b302099a8057}",
+                            "01890a5d-ac96-774b-bcce-b302099a80-7", "01890a5d-ac96-774b-bcceb-302099a8057"})
+        EXPECT_FALSE(parse_ulid_or_uuid(bad).has_value()) << bad;
+}
+
+TEST(TypeIdType, StoredFormRoundTripsAndChecksThePrefix) {
+    const Uuid uuid = uuid_of("01890a5d-ac96-774b-bcce-b302099a8057");
+    for (const std::string& prefix : {std::string(), std::string("user"), std::string("a_b"), std::string(63, 'q')}) {
+        std::vector<std::uint8_t> stored(stored_type_id_size(prefix));
+        store_type_id(TypeId{prefix, uuid}, stored);
+        const std::optional<TypeId> loaded = load_type_id(stored);
+        ASSERT_TRUE(loaded.has_value()) << prefix;
+        EXPECT_EQ(loaded->prefix, prefix);
+        EXPECT_EQ(loaded->uuid, uuid);
+    }
+    for (const std::string_view bad : {std::string_view("User"), std::string_view("_a"), std::string_view("a_"),
+                                       std::string_view("a\0b", 3)}) {
+        std::vector<std::uint8_t> stored(bad.size() + 16);
+        std::copy(bad.begin(), bad.end(), stored.begin());
+        EXPECT_FALSE(load_type_id(stored).has_value()) << bad;
+    }
+    EXPECT_FALSE(load_type_id(std::vector<std::uint8_t>(15)).has_value());
+    EXPECT_FALSE(load_type_id(std::vector<std::uint8_t>(16 + 64, 'a')).has_value());
+    EXPECT_TRUE(load_type_id(std::vector<std::uint8_t>(16 + 63, 'a')).has_value());
+}
+
+TEST(TypeIdType, OrderIsPrefixThenUuid) {
+    const Uuid low = uuid_of("00000000-0000-7000-8000-000000000000");
+    const Uuid high = uuid_of("ffffffff-ffff-7fff-bfff-ffffffffffff");
+    EXPECT_LT(compare(TypeId{"user", high}, TypeId{"users", low}), 0);  // a shorter prefix it begins comes first
+    EXPECT_LT(compare(TypeId{"", high}, TypeId{"a", low}), 0);
+    EXPECT_LT(compare(TypeId{"post", high}, TypeId{"user", low}), 0);
+    EXPECT_LT(compare(TypeId{"user", low}, TypeId{"user", high}), 0);
+    EXPECT_EQ(compare(TypeId{"user", low}, TypeId{"user", low}), 0);
+    EXPECT_GT(compare(TypeId{"user_a", low}, TypeId{"user", high}), 0);
+}
+
+// Python's uuid module (an independent implementation) gives 1998-02-04 22:13:53.151182 for this version 1 UUID.
+TEST(UuidTime, VersionsAndTimes) {
+    const Uuid v1 = uuid_of("6ba7b810-9dad-11d1-80b4-00c04fd430c8");
+    EXPECT_EQ(rfc_version(v1), 1);
+    EXPECT_EQ(unix_us(v1), 886'630'433'151'182);
+    const Uuid v7 = uuid_of("01890a5d-ac96-774b-bcce-b302099a8057");
+    EXPECT_EQ(rfc_version(v7), 7);
+    EXPECT_EQ(unix_us(v7), std::int64_t{0x01890a5dac96} * 1000);
+    EXPECT_EQ(rfc_version(uuid_of("01890a5d-ac96-774b-7cce-b302099a8057")), std::nullopt);  // variant 0
+    EXPECT_EQ(rfc_version(uuid_of("01890a5d-ac96-474b-bcce-b302099a8057")), 4);
+    EXPECT_EQ(unix_us(uuid_of("01890a5d-ac96-474b-bcce-b302099a8057")), std::nullopt);
+}
+
+TEST(UuidTime, LeastAndGreatestOfAMillisecond) {
+    EXPECT_EQ(least_v7(0x01890a5dac96), uuid_of("01890a5d-ac96-7000-8000-000000000000"));
+    EXPECT_EQ(greatest_v7(0x01890a5dac96), uuid_of("01890a5d-ac96-7fff-bfff-ffffffffffff"));
+    EXPECT_EQ(least_ulid(max_unix_ms), uuid_of("ffffffff-ffff-0000-0000-000000000000"));
+    EXPECT_EQ(greatest_ulid(0), uuid_of("00000000-0000-ffff-ffff-ffffffffffff"));
+    // every version 7 UUID of the millisecond lies between them
+    std::array<std::uint8_t, 8> random{};
+    for (const std::uint8_t fill : {0x00, 0x5a, 0xff}) {
+        random.fill(fill);
+        for (const std::uint16_t sub_ms : {0, 2048, 4095}) {
+            const Uuid uuid = uuid_v7(0x01890a5dac96, sub_ms, random);
+            EXPECT_LE(least_v7(0x01890a5dac96), uuid);
+            EXPECT_GE(greatest_v7(0x01890a5dac96), uuid);
+        }
+    }
+}
+
 }  // namespace
 }  // namespace idcodec::time_ordered

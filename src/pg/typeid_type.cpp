@@ -1,0 +1,149 @@
+// The typeid type: a TypeID's prefix and UUID in one varlena value (the prefix's bytes, then the UUID's 16, so a
+// value takes 1 + prefix length + 16 bytes on disk), its text and binary forms, order, hashing and parts.
+#include <cstring>
+#include <optional>
+
+#include "core/ids/time_ordered.hpp"
+
+#include "pg/entry.hpp"
+#include "pg/uuids.hpp"
+#include "pg/values.hpp"
+
+extern "C" {
+#include "common/hashfn.h"
+#include "libpq/pqformat.h"
+}
+
+using namespace idcodec::time_ordered;
+using namespace idcodec::pg;
+
+namespace {
+
+// A stored typeid as the core reads it. Values are written only by this file, so they always load.
+TypeId type_id_of(const struct varlena* value) {
+    return *load_type_id(bytes_of(value));
+}
+
+struct varlena* type_id_value(const TypeId& type_id) {
+    const std::size_t size = stored_type_id_size(type_id.prefix);
+    auto* value = static_cast<struct varlena*>(palloc(VARHDRSZ + size));
+    SET_VARSIZE(value, VARHDRSZ + size);
+    store_type_id(type_id, std::span<std::uint8_t>(reinterpret_cast<std::uint8_t*>(VARDATA(value)), size));
+    return value;
+}
+
+// Argument `argument`, detoasted only as far as needed (short headers are read in place).
+struct varlena* type_id_argument(FunctionCallInfo fcinfo, int argument) { return PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(argument)); }
+
+// The two arguments' order; detoasted copies are freed, since sorts and index builds call this for every pair.
+int compared(FunctionCallInfo fcinfo) {
+    struct varlena* a = type_id_argument(fcinfo, 0);
+    struct varlena* b = type_id_argument(fcinfo, 1);
+    const int order = compare(type_id_of(a), type_id_of(b));
+    PG_FREE_IF_COPY(a, 0);
+    PG_FREE_IF_COPY(b, 1);
+    return order;
+}
+
+// A prefix argument checked (22023 names the SQL function's argument).
+std::string_view prefix_argument(FunctionCallInfo fcinfo, int argument) {
+    const std::string_view prefix = utf8_of(PG_GETARG_TEXT_PP(argument));
+    guarded([&](idcodec::StopToken) { check_type_prefix(prefix); });
+    return prefix;
+}
+
+}  // namespace
+
+// typeid_in(cstring) → typeid
+IDCODEC_SQL_FUNCTION(idcodec_typeid_in) {
+    const char* input = PG_GETARG_CSTRING(0);
+    const std::string_view text(input, std::strlen(input));
+    const std::optional<TypeId> type_id = parse_type_id(text);
+    if (!type_id) return invalid_input(fcinfo, "typeid", input, quoted_length(text));
+    PG_RETURN_POINTER(type_id_value(*type_id));
+}
+
+// typeid_out(typeid) → cstring
+IDCODEC_SQL_FUNCTION(idcodec_typeid_out) {
+    const TypeId type_id = type_id_of(type_id_argument(fcinfo, 0));
+    const std::size_t length = type_id_length(type_id.prefix);
+    auto* out = static_cast<char*>(palloc(length + 1));
+    write_type_id(type_id.prefix, type_id.uuid, std::span<char>(out, length));
+    out[length] = '\0';
+    PG_RETURN_CSTRING(out);
+}
+
+// typeid_recv(internal) → typeid: the prefix's bytes, then the UUID's 16 (all the message holds)
+IDCODEC_SQL_FUNCTION(idcodec_typeid_recv) {
+    auto* buffer = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
+    const int size = buffer->len - buffer->cursor;
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(pq_getmsgbytes(buffer, size));
+    const std::optional<TypeId> type_id = load_type_id(std::span<const std::uint8_t>(bytes, static_cast<std::size_t>(size)));
+    if (!type_id)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+                        errmsg("invalid external typeid value"),
+                        errdetail("A typeid is sent as a TypeID prefix (at most 63 lowercase letters and underscores, "
+                                  "starting and ending with a letter, or none) followed by the UUID's 16 bytes.")));
+    PG_RETURN_POINTER(type_id_value(*type_id));
+}
+
+// typeid_send(typeid) → bytea
+IDCODEC_SQL_FUNCTION(idcodec_typeid_send) {
+    const std::span<const std::uint8_t> stored = bytes_of(type_id_argument(fcinfo, 0));
+    StringInfoData buffer;
+    pq_begintypsend(&buffer);
+    pq_sendbytes(&buffer, reinterpret_cast<const char*>(stored.data()), static_cast<int>(stored.size()));
+    PG_RETURN_BYTEA_P(pq_endtypsend(&buffer));
+}
+
+// typeid_cmp(typeid, typeid) → integer
+IDCODEC_SQL_FUNCTION(idcodec_typeid_cmp) { PG_RETURN_INT32(compared(fcinfo)); }
+
+// typeid_eq(typeid, typeid) → boolean
+IDCODEC_SQL_FUNCTION(idcodec_typeid_eq) { PG_RETURN_BOOL(compared(fcinfo) == 0); }
+
+// typeid_ne(typeid, typeid) → boolean
+IDCODEC_SQL_FUNCTION(idcodec_typeid_ne) { PG_RETURN_BOOL(compared(fcinfo) != 0); }
+
+// typeid_lt(typeid, typeid) → boolean
+IDCODEC_SQL_FUNCTION(idcodec_typeid_lt) { PG_RETURN_BOOL(compared(fcinfo) < 0); }
+
+// typeid_le(typeid, typeid) → boolean
+IDCODEC_SQL_FUNCTION(idcodec_typeid_le) { PG_RETURN_BOOL(compared(fcinfo) <= 0); }
+
+// typeid_gt(typeid, typeid) → boolean
+IDCODEC_SQL_FUNCTION(idcodec_typeid_gt) { PG_RETURN_BOOL(compared(fcinfo) > 0); }
+
+// typeid_ge(typeid, typeid) → boolean
+IDCODEC_SQL_FUNCTION(idcodec_typeid_ge) { PG_RETURN_BOOL(compared(fcinfo) >= 0); }
+
+// typeid_hash(typeid) → integer
+IDCODEC_SQL_FUNCTION(idcodec_typeid_hash) {
+    const std::span<const std::uint8_t> stored = bytes_of(type_id_argument(fcinfo, 0));
+    return hash_any(stored.data(), static_cast<int>(stored.size()));
+}
+
+// typeid_hash_extended(typeid, bigint) → bigint
+IDCODEC_SQL_FUNCTION(idcodec_typeid_hash_extended) {
+    const std::span<const std::uint8_t> stored = bytes_of(type_id_argument(fcinfo, 0));
+    return hash_any_extended(stored.data(), static_cast<int>(stored.size()), static_cast<uint64>(PG_GETARG_INT64(1)));
+}
+
+// typeid_prefix(id typeid) → text
+IDCODEC_SQL_FUNCTION(idcodec_typeid_type_prefix) {
+    const TypeId type_id = type_id_of(type_id_argument(fcinfo, 0));
+    PG_RETURN_TEXT_P(cstring_to_text_with_len(type_id.prefix.data(), static_cast<int>(type_id.prefix.size())));
+}
+
+// typeid_uuid(id typeid) → uuid, also the cast from typeid to uuid
+IDCODEC_SQL_FUNCTION(idcodec_typeid_uuid) { return uuid_datum(type_id_of(type_id_argument(fcinfo, 0)).uuid); }
+
+// typeid(prefix text, id uuid) → typeid
+IDCODEC_SQL_FUNCTION(idcodec_typeid_make) {
+    PG_RETURN_POINTER(type_id_value(TypeId{prefix_argument(fcinfo, 0), uuid_argument(fcinfo, 1)}));
+}
+
+// gen_typeid(prefix text) → typeid
+IDCODEC_SQL_FUNCTION(idcodec_gen_typeid) {
+    PG_RETURN_POINTER(type_id_value(TypeId{prefix_argument(fcinfo, 0), new_uuid_v7()}));
+}
