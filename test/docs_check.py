@@ -8,9 +8,9 @@ the environment, as every suite's).
 
 1. The reference: every function of idcodec and idcodec_pg_hashids is documented in exactly one ```signature block
    of the pages, as `name(arguments) → result` with the arguments as pg_get_function_arguments gives them (defaults
-   without their casts), followed in the block by its marking (e.g. `IMMUTABLE STRICT PARALLEL SAFE`); no block
-   documents a signature the catalog does not have. Every type the extensions own (arrays aside) has a line
-   `type NAME` in a ```signature block.
+   without their casts), followed in the block by its marking (e.g. `IMMUTABLE STRICT PARALLEL SAFE`, then
+   `LEAKPROOF` where the function is); no block documents a signature the catalog does not have. Every type the
+   extensions own (arrays aside) has a line `type NAME` in a ```signature block.
 2. The examples: every ```sql block of a page runs, the page's blocks in order in one session of a fresh database
    with both extensions, and each line `SELECT ...;   -- value` must print that value (psql's unaligned output,
    columns joined by ' | '; 'true'/'false' for t/f; a closing remark in parentheses and prose such as "-- the
@@ -32,7 +32,8 @@ NORMALIZE = r"""regexp_replace(regexp_replace(pg_get_function_arguments(p.oid),
 MARKING = """CASE p.provolatile WHEN 'i' THEN 'IMMUTABLE' WHEN 's' THEN 'STABLE' ELSE 'VOLATILE' END
              || CASE WHEN p.proisstrict THEN ' STRICT' ELSE '' END
              || CASE p.proparallel WHEN 's' THEN ' PARALLEL SAFE' WHEN 'r' THEN ' PARALLEL RESTRICTED'
-                ELSE ' PARALLEL UNSAFE' END"""
+                ELSE ' PARALLEL UNSAFE' END
+             || CASE WHEN p.proleakproof THEN ' LEAKPROOF' ELSE '' END"""
 DATABASE = "idcodec_docs"
 # Every session: results in UTC, no notices, messages untranslated.
 ENVIRONMENT = dict(os.environ, PGOPTIONS="-c timezone=UTC -c client_min_messages=warning -c lc_messages=C")
