@@ -103,4 +103,25 @@ FROM (VALUES ('00000000-0000-0000-0000-000000000000'::uuid, ''), ('ffffffff-ffff
              ('c438820b-ef00-7532-8df9-409fd6f5f858'::uuid, 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'),
              ('09196375-6d98-7248-a78a-c30fb3b2214c'::uuid, 'prefix_with_many_underscores'),
              ('3cf45d42-26e0-7c2b-b568-83d2fd99f653'::uuid, 'user')) AS v(id, prefix);
+-- the ulid and typeid types and the times of UUIDs, frozen at 1.5.0: text and binary forms, sizes, order, hashes
+-- (hash partitions of stored keys depend on them), times, bounds
+SET timezone = 'UTC';
+SELECT v::ulid AS ulid, v::ulid::uuid AS uuid, ulid_send(v::ulid) AS binary, ulid_hash(v::ulid) AS hash,
+       ulid_hash_extended(v::ulid, 42) AS hash_extended, v::ulid::timestamptz AS time
+FROM (VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FAV'), ('00000000000000000000000000'), ('7zzzzzzzzzzzzzzzzzzzzzzzzz'),
+             ('01890a5d-ac96-774b-bcce-b302099a8057'), ('0lARZ3NDEKTSV4RRFFQ69G5FAo')) AS t(v)
+ORDER BY 1;
+SELECT v::typeid AS typeid, typeid_prefix(v::typeid) AS prefix, v::typeid::uuid AS uuid, typeid_send(v::typeid) AS binary,
+       typeid_hash(v::typeid) AS hash, typeid_hash_extended(v::typeid, 42) AS hash_extended
+FROM (VALUES ('user_01h455vb4pex5vsknk084sn02q'), ('01h455vb4pex5vsknk084sn02q'), ('a_00000000000000000000000000'),
+             ('prefix_with_many_underscores_7zzzzzzzzzzzzzzzzzzzzzzzzz'),
+             ('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx_01h455vb4pex5vsknk084sn02q')) AS t(v)
+ORDER BY 1;
+SELECT uuid_timestamp(u) AS time, uuid_version(u) AS version
+FROM (VALUES ('6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid), ('01890a5d-ac96-774b-bcce-b302099a8057'),
+             ('c232ab00-9414-4b4d-9c6e-1b2e3c4a5d6f'), ('01890a5d-ac96-774b-7cce-b302099a8057'),
+             ('ffffffff-ffff-1fff-bfff-ffffffffffff'), ('00000000-0000-1000-8000-000000000000')) AS t(u);
+SELECT uuid_v7_least(t) AS uuid_least, uuid_v7_greatest(t) AS uuid_greatest, ulid_least(t) AS ulid_least,
+       ulid_greatest(t) AS ulid_greatest, t::ulid AS cast
+FROM (VALUES ('1970-01-01 00:00:00+00'::timestamptz), ('2016-07-30 23:54:10.259999+00'), ('10889-08-02 05:31:50.655+00')) AS v(t);
 DROP EXTENSION idcodec_pg_hashids;

@@ -138,7 +138,15 @@ DROP INDEX users_hash;
 RESET enable_seqscan;
 SELECT typeid_hash('user_01h455vb4pex5vsknk084sn02q') = typeid_hash(typeid('user', '01890a5d-ac96-774b-bcce-b302099a8057')) AS same_hash,
        typeid_hash_extended('user_01h455vb4pex5vsknk084sn02q', 0) <> typeid_hash_extended('post_01h455vb4pex5vsknk084sn02q', 0) AS prefix_hashed;
+-- typeid's hash is PostgreSQL's hash of the stored bytes, as bytea's: a typeid goes to the hash partition its
+-- binary form goes to among bytea partitions
 CREATE TABLE typeid_parts (id typeid) PARTITION BY HASH (id);
+CREATE TABLE bytea_parts (b bytea) PARTITION BY HASH (b);
+SELECT count(*) AS tried,
+       count(*) FILTER (WHERE satisfies_hash_partition('typeid_parts'::regclass, 7, r, id)
+                              <> satisfies_hash_partition('bytea_parts'::regclass, 7, r, typeid_send(id))) AS differing
+FROM (SELECT typeid(p, gen_random_uuid()) AS id FROM unnest(ARRAY['', 'user', 'a_b']) p, generate_series(1, 200)) s,
+     generate_series(0, 6) r;
 CREATE TABLE typeid_parts_0 PARTITION OF typeid_parts FOR VALUES WITH (MODULUS 1, REMAINDER 0);
 INSERT INTO typeid_parts VALUES ('user_01h455vb4pex5vsknk084sn02q');
 
