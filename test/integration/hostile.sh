@@ -8,8 +8,9 @@ psql_q() { psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
 psql_q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idcodec" \
        -c "CREATE EXTENSION IF NOT EXISTS idcodec_pg_hashids"
 started=$(psql_q -c "SELECT pg_postmaster_start_time()")
-# 55000 and 42704: a named key without idcodec preloaded, and a name missing from the keyring
-documented="00000 22023 22003 22004 22P02 54000 55000 42704"
+# 55000 and 42704: a named key without idcodec preloaded, and a name missing from the keyring; 22008: a time
+# outside what version 7 UUIDs and ULIDs hold
+documented="00000 22023 22003 22004 22P02 22008 54000 55000 42704"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -32,7 +33,24 @@ WITH edge(type, value) AS (VALUES
     ('bigint[]', $$ARRAY(SELECT generate_series(1::bigint, 100000))$$), ('bigint[]', 'NULL'),
     ('text[]', $$'{}'$$), ('text[]', $$'{""}'$$), ('text[]', $$'{NULL}'$$), ('text[]', $$'{{ab,cd},{ef,gh}}'$$),
     ('text[]', $$'[0:1]={abc,def}'$$), ('text[]', $$ARRAY(SELECT md5(i::text) FROM generate_series(1, 10000) i)$$),
-    ('text[]', $$'{日本語,😀😀😀}'$$), ('text[]', 'NULL')
+    ('text[]', $$'{日本語,😀😀😀}'$$), ('text[]', 'NULL'),
+    ('cstring', $$''$$), ('cstring', $$'a'$$), ('cstring', $$repeat('x', 1000000)$$), ('cstring', $$E' \t\n'$$),
+    ('cstring', $$'日本語😀'$$), ('cstring', $$'01ARZ3NDEKTSV4RRFFQ69G5FAV'$$), ('cstring', $$'8ZZZZZZZZZZZZZZZZZZZZZZZZZ'$$),
+    ('cstring', $$'_01h455vb4pex5vsknk084sn02q'$$), ('cstring', $$repeat('a', 64) || '_01h455vb4pex5vsknk084sn02q'$$),
+    ('cstring', 'NULL'),
+    ('ulid', $$'00000000000000000000000000'$$), ('ulid', $$'7ZZZZZZZZZZZZZZZZZZZZZZZZZ'$$), ('ulid', 'NULL'),
+    ('typeid', $$'00000000000000000000000000'$$), ('typeid', $$repeat('x', 63) || '_7zzzzzzzzzzzzzzzzzzzzzzzzz'$$),
+    ('typeid', 'NULL'),
+    ('timestamp with time zone', $$'infinity'$$), ('timestamp with time zone', $$'-infinity'$$),
+    ('timestamp with time zone', $$'1970-01-01 00:00:00+00'$$), ('timestamp with time zone', $$'1969-12-31 23:59:59.999999+00'$$),
+    ('timestamp with time zone', $$'10889-08-02 05:31:50.655+00'$$), ('timestamp with time zone', $$'10889-08-02 05:31:50.656+00'$$),
+    ('timestamp with time zone', $$'4713-11-24 00:00:00+00 BC'$$), ('timestamp with time zone', $$'294276-12-31 23:59:59+00'$$),
+    ('timestamp with time zone', 'NULL'),
+    ('interval', $$'0'$$), ('interval', $$'-56 years'$$), ('interval', $$'-57 years'$$), ('interval', $$'8800 years'$$),
+    ('interval', $$'178000000 years'$$), ('interval', $$'-2147483648 months -2147483648 days'$$),
+    -- infinite intervals exist from PostgreSQL 17 on
+    ('interval', $$CASE WHEN current_setting('server_version_num')::int >= 170000 THEN 'infinity' ELSE '1 day' END$$),
+    ('interval', 'NULL')
 ),
 -- A valid value for an argument without a default, by name where the name says what it needs, else by type.
 valid(name, type, value) AS (VALUES
@@ -45,13 +63,18 @@ valid(name, type, value) AS (VALUES
 by_type(type, value) AS (VALUES
     ('text'::regtype, $$'hello world'$$), ('integer', '1'), ('bigint', '42'), ('boolean', 'false'),
     ('bytea', $$'\x68656c6c6f20776f726c64'$$), ('uuid', $$'6ba7b810-9dad-11d1-80b4-00c04fd430c8'$$),
-    ('bigint[]', $$'{1,2,3}'$$), ('text[]', $$'{lo,wor}'$$)
+    ('bigint[]', $$'{1,2,3}'$$), ('text[]', $$'{lo,wor}'$$), ('cstring', $$'x'$$),
+    ('ulid', $$'01ARZ3NDEKTSV4RRFFQ69G5FAV'$$), ('typeid', $$'user_01h455vb4pex5vsknk084sn02q'$$),
+    ('timestamp with time zone', $$'2026-01-01 00:00:00+00'$$), ('interval', $$'1 day'$$)
 ),
 fn AS (
     SELECT p.oid, p.oid::regprocedure::text AS signature, p.proretset, p.pronargs, p.pronargdefaults
     FROM pg_proc p
     JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
     JOIN pg_extension e ON e.oid = d.refobjid AND e.extname IN ('idcodec', 'idcodec_pg_hashids')
+    -- functions of internal values (binary input, sort support) cannot be called from SQL; binary input is tried
+    -- below through binary COPY
+    WHERE NOT 'internal'::regtype = ANY (p.proargtypes::regtype[])
 ),
 arg AS (
     SELECT fn.oid, fn.signature, fn.proretset, a.n, a.type, coalesce(p.proargnames[a.n::int], '$' || a.n) AS name,
@@ -111,6 +134,45 @@ while IFS='|' read -r id state description message; do
         echo "call $id: $state from $description: $message"; failures=$((failures + 1)) ;;
     esac
 done < "$work/outcomes"
+
+# Binary input of the types, from binary COPY: values too short, too long and of garbage bytes, one COPY each.
+psql_q -c "CREATE TABLE hostile_ulid (v ulid)" -c "CREATE TABLE hostile_typeid (v typeid)"
+python3 - "$work" <<'PY'
+import os, random, struct, sys
+random.seed(30)
+def copy_file(value):
+    body = struct.pack(">h", 1) + (struct.pack(">i", -1) if value is None else struct.pack(">i", len(value)) + value)
+    return b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0) + body + struct.pack(">h", -1)
+uuid = bytes(range(16))
+cases = {
+    "ulid": [b"", b"\x01", bytes(15), uuid, bytes(17), bytes(64), bytes(random.getrandbits(8) for _ in range(100000)), None],
+    "typeid": [b"", bytes(15), uuid, b"a" + uuid, b"a" * 63 + uuid, b"a" * 64 + uuid, b"A" + uuid, b"_a" + uuid,
+               b"a_" + uuid, b"a\x00b" + uuid, "é".encode() + uuid, bytes(random.getrandbits(8) for _ in range(1000)),
+               b"\xff" * 100000, None],
+}
+for table, values in cases.items():
+    for k, value in enumerate(values):
+        with open(os.path.join(sys.argv[1], f"binary-{table}-{k}.copy"), "wb") as f:
+            f.write(copy_file(value))
+PY
+# 22P03: a value the type refuses, or bytes left over; 08P01: fewer bytes than a ulid's 16
+binary_documented="00000 22P03 08P01"
+binary_calls=0
+for file in "$work"/binary-*.copy; do
+    table=$(basename "$file" | cut -d- -f2)
+    binary_calls=$((binary_calls + 1))
+    state=$(psql -X -q -At -c "\set VERBOSITY sqlstate" -c "\copy hostile_$table FROM '$file' WITH (FORMAT binary)" 2>&1 |
+            sed -nE 's/^(psql:.*)?ERROR: +([0-9A-Z]{5}).*/\2/p' | head -n 1 || true)
+    state=${state:-00000}
+    case " $binary_documented " in *" $state "*) ;; *)
+        echo "binary input of $table from $(basename "$file"): $state"; failures=$((failures + 1)) ;;
+    esac
+done
+stored=$(psql_q -c "SELECT (SELECT count(*) FROM hostile_ulid WHERE v IS NOT NULL) || ' ' || (SELECT count(*) FROM hostile_typeid WHERE v IS NOT NULL)")
+echo "binary input: $binary_calls binary COPYs of short, long and garbage values; valid ones stored (ulid, typeid): $stored"
+# the valid values: a ulid of 16 bytes; typeids of no prefix, 'a' and 63 letters
+if [ "$stored" != "1 3" ]; then echo "binary input stored $stored valid values, not 1 3"; failures=$((failures + 1)); fi
+psql_q -c "DROP TABLE hostile_ulid, hostile_typeid"
 now=$(psql_q -c "SELECT pg_postmaster_start_time()")
 if [ "$now" != "$started" ]; then echo "the server restarted during the battery"; failures=$((failures + 1)); fi
 psql_q -c "DROP EXTENSION idcodec_pg_hashids"
