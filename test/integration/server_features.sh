@@ -3,7 +3,9 @@
 # computed by idcodec, with a unique index that lookups use. On PostgreSQL 18 and later: a generated column is
 # virtual unless it says STORED, and the server refuses a virtual one that calls an extension's function (0A000),
 # so idcodec's columns must say STORED; the module declares its name and version, which pg_get_loaded_modules()
-# shows; uuid_compress() takes the server's own uuidv7() and gives it back.
+# shows; uuid_compress() takes the server's own uuidv7() and gives it back. The times and versions of UUIDs equal
+# PostgreSQL's own functions where the major has them (17: uuid_extract_version, uuid_extract_timestamp of
+# version 1; 18: also of version 7, and uuidv7(shift)).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
@@ -52,5 +54,43 @@ idcodec $current true"
 else
     echo "ok: PostgreSQL $major has stored generated columns only (virtual ones, module versions and uuidv7() come with 18)"
 fi
+
+# The times and versions of UUIDs: idcodec's functions give PostgreSQL's own results where it has the function
+# (uuid_extract_version and, for version 1, uuid_extract_timestamp from 17; for version 7 too from 18).
+uuids="SELECT u FROM (VALUES ('6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid), ('ffffffff-ffff-1fff-bfff-ffffffffffff'),
+           ('00000000-0000-1000-8000-000000000000'), ('01890a5d-ac96-774b-bcce-b302099a8057'),
+           ('01890a5d-ac96-774b-7cce-b302099a8057'), ('01890a5d-ac96-774b-ccce-b302099a8057'),
+           ('00000000-0000-0000-0000-000000000000'), ('ffffffff-ffff-ffff-ffff-ffffffffffff')) AS v(u)
+       UNION ALL SELECT gen_random_uuid() FROM generate_series(1, 1000)
+       UNION ALL SELECT uuid_generate_v7() FROM generate_series(1, 1000)
+       UNION ALL SELECT uuid_v7_greatest(now()) UNION ALL SELECT ulid_least(now())::uuid
+       UNION ALL SELECT md5(i::text)::uuid FROM generate_series(1, 1000) i"
+if [ "$major" -ge 17 ]; then
+    check "uuid_version = uuid_extract_version on 3,010 UUIDs of every variant and version" \
+        "$(d -c "SELECT count(*) FILTER (WHERE uuid_version(u) IS NOT DISTINCT FROM uuid_extract_version(u)) FROM ($uuids) s")" "3010"
+    expected_v7=$([ "$major" -ge 18 ] && echo "uuid_extract_timestamp(u)" || echo "NULL")
+    check "uuid_timestamp = uuid_extract_timestamp (version 7 from 18 on; 17 has no version 7 time)" \
+        "$(d -c "SELECT count(*) FILTER (WHERE uuid_timestamp(u) IS NOT DISTINCT FROM
+                     CASE WHEN uuid_version(u) = 7 THEN $expected_v7 ELSE uuid_extract_timestamp(u) END)
+                 FROM ($uuids) s")" "3010"
+else
+    echo "ok: PostgreSQL $major has no uuid_extract_timestamp or uuid_extract_version (idcodec's uuid_timestamp and uuid_version stand in)"
+fi
+if [ "$major" -ge 18 ]; then
+    # the same instant, moved the same way (also across a daylight saving change), to the millisecond: the two are
+    # made a few microseconds apart, so their times differ by at most a millisecond
+    check "uuid_generate_v7(shift) = uuidv7(shift), months and days by the session's calendar" \
+        "$(d -c "SET timezone = 'Europe/Berlin'" -c "SELECT count(*) FILTER (WHERE
+                     abs(extract(epoch FROM uuid_timestamp(uuid_generate_v7(s)) - uuid_extract_timestamp(uuidv7(s)))) <= 0.001
+                     AND uuid_version(uuid_generate_v7(s)) = 7)
+                 FROM unnest(ARRAY['0', '-1 day', '1 mon', '-6 mons 3 days', '100 years', '-50 years 3 hours',
+                                   '-1 microsecond']::interval[]) s")" "7"
+    for shift in "-57 years" "8900 years" "infinity"; do
+        ours=$(d -v VERBOSITY=sqlstate -c "SELECT uuid_generate_v7('$shift')" 2>&1 || true)
+        theirs=$(d -v VERBOSITY=sqlstate -c "SELECT uuidv7('$shift')" 2>&1 || true)
+        check "uuid_generate_v7('$shift') fails as uuidv7('$shift') does" "$ours" "$theirs"
+    done
+fi
+
 echo "server features of PostgreSQL $major: $failures failures"
 [ "$failures" -eq 0 ]
