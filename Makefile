@@ -108,7 +108,7 @@ check-scripts:
 
 # The C++ style of .clang-format, over src/ and test/ (`make format` applies it).
 FORMAT_FILES = $(wildcard src/*/*.cpp src/*/*.hpp src/core/*/*.cpp src/core/*/*.hpp test/unit/*/*.cpp test/unit/*/*.hpp test/fuzz/*.cpp test/fuzz/*.hpp \
-	test/bench/*.cpp test/bench/peers/*.cpp test/chaos/*.cpp test/boundary/*.cpp test/*.cpp)
+	test/bench/*.cpp test/bench/peers/*.cpp test/chaos/*.cpp test/drivers/*.cpp test/boundary/*.cpp test/*.cpp)
 check-format:
 	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format: $(words $(FORMAT_FILES)) files as .clang-format says"
 format:
@@ -150,6 +150,11 @@ fuzz: $(FUZZ_TARGETS)
 $(BUILD)/chaos_driver: test/chaos/chaos_driver.cpp
 	@mkdir -p $(BUILD)
 	$(CXX) $(CXXSTD) -O2 -g -Wall -Wextra -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq -pthread
+
+# The ulid and typeid types through libpq in binary mode (test/integration/types.sh runs it).
+$(BUILD)/binary_types: test/drivers/binary_types.cpp
+	@mkdir -p $(BUILD)
+	$(CXX) $(CXXSTD) -O2 -g -Wall -Wextra -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq
 
 # The extension built with ASan+UBSan inside a throwaway server: every suite, the batteries and sqlsmith. It installs
 # the sanitized build into the installation of $PG_BIN (the test command's temporary one when scripts/test.sh runs

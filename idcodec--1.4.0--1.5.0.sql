@@ -223,6 +223,34 @@ LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION gen_ulid() IS
 'a new ulid of a version 7 UUID (uuid_generate_v7): strictly increasing within a backend';
 
+CREATE FUNCTION ulid_larger(ulid, ulid)
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'idcodec_ulid_larger'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_larger(ulid, ulid) IS
+'the later of two ulids (the state of max)';
+
+CREATE FUNCTION ulid_smaller(ulid, ulid)
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'idcodec_ulid_smaller'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_smaller(ulid, ulid) IS
+'the earlier of two ulids (the state of min)';
+
+-- uuid has no min and max; ulid has, since "the latest row" is a common question of time-ordered keys. SORTOP
+-- lets the planner answer them from a B-tree index.
+CREATE AGGREGATE max(ulid) (
+    SFUNC = ulid_larger, STYPE = ulid, COMBINEFUNC = ulid_larger, SORTOP = >, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE max(ulid) IS
+'the greatest (latest) ulid';
+
+CREATE AGGREGATE min(ulid) (
+    SFUNC = ulid_smaller, STYPE = ulid, COMBINEFUNC = ulid_smaller, SORTOP = <, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE min(ulid) IS
+'the least (earliest) ulid';
+
 -- typeid: a TypeID's prefix and UUID, 1 + prefix length + 16 bytes on disk, ordered by prefix, then by UUID.
 CREATE TYPE typeid;
 
@@ -399,6 +427,32 @@ AS 'MODULE_PATHNAME', 'idcodec_gen_typeid'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION gen_typeid(text) IS
 'a new typeid of a version 7 UUID (uuid_generate_v7): strictly increasing within a backend for one prefix';
+
+CREATE FUNCTION typeid_larger(typeid, typeid)
+RETURNS typeid
+AS 'MODULE_PATHNAME', 'idcodec_typeid_larger'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION typeid_larger(typeid, typeid) IS
+'the greater of two typeids (the state of max)';
+
+CREATE FUNCTION typeid_smaller(typeid, typeid)
+RETURNS typeid
+AS 'MODULE_PATHNAME', 'idcodec_typeid_smaller'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION typeid_smaller(typeid, typeid) IS
+'the lesser of two typeids (the state of min)';
+
+CREATE AGGREGATE max(typeid) (
+    SFUNC = typeid_larger, STYPE = typeid, COMBINEFUNC = typeid_larger, SORTOP = >, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE max(typeid) IS
+'the greatest typeid (by prefix, then by UUID)';
+
+CREATE AGGREGATE min(typeid) (
+    SFUNC = typeid_smaller, STYPE = typeid, COMBINEFUNC = typeid_smaller, SORTOP = <, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE min(typeid) IS
+'the least typeid (by prefix, then by UUID)';
 
 -- ---- the times of UUIDs, on every major (PostgreSQL 18's results where it has the function)
 

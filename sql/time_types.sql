@@ -57,6 +57,18 @@ EXPLAIN (COSTS OFF) SELECT * FROM ulids WHERE id >= '2026-01-01 10:00'::timestam
 SELECT count(*) FROM ulids WHERE id >= '2026-01-01 10:00'::timestamptz::ulid AND id < '2026-01-01 11:00'::timestamptz::ulid;
 SELECT count(*) FROM ulids WHERE id BETWEEN ulid_least('2026-01-01 10:00') AND ulid_greatest('2026-01-01 10:59');
 EXPLAIN (COSTS OFF) SELECT * FROM ulids ORDER BY id DESC LIMIT 3;
+-- min and max (uuid has neither): the earliest and the latest, read from the index's ends
+SELECT min(id), max(id), max(id)::timestamptz AS latest FROM ulids;
+CREATE FUNCTION pg_temp.plan_uses(query text, node text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+        IF position(node IN line) > 0 THEN RETURN true; END IF;
+    END LOOP;
+    RETURN false;
+END $$;
+SELECT pg_temp.plan_uses('SELECT max(id) FROM ulids', 'Index Only Scan Backward using ulids_pkey') AS max_from_index,
+       pg_temp.plan_uses('SELECT min(id) FROM ulids', 'Index Only Scan using ulids_pkey') AS min_from_index;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 -- hash: index, join, aggregate, partitions; the hash is uuid's
@@ -69,8 +81,9 @@ SELECT ulid_hash('01ARZ3NDEKTSV4RRFFQ69G5FAV') = uuid_hash('01563e3a-b5d3-d676-4
        ulid_hash_extended('01ARZ3NDEKTSV4RRFFQ69G5FAV', 7) = uuid_hash_extended('01563e3a-b5d3-d676-4c61-efb99302bd5b', 7) AS extended;
 SET enable_mergejoin = off;
 SET enable_nestloop = off;
-EXPLAIN (COSTS OFF) SELECT count(*) FROM ulids a JOIN ulids b USING (id);
-SELECT count(*) FROM ulids a JOIN ulids b USING (id);
+CREATE TABLE ulids_copy AS SELECT * FROM ulids;
+SELECT pg_temp.plan_uses('SELECT count(*) FROM ulids a JOIN ulids_copy b USING (id)', 'Hash Join') AS hash_join;
+SELECT count(*) FROM ulids a JOIN ulids_copy b USING (id);
 RESET enable_mergejoin;
 RESET enable_nestloop;
 SELECT count(DISTINCT id), count(*) FROM (SELECT id FROM ulids UNION ALL SELECT id FROM ulids) s;
@@ -130,6 +143,8 @@ SELECT p.title, u.name FROM posts p JOIN users u ON u.id = p.author;
 SELECT v FROM (VALUES ('users_00000000000000000000000000'::typeid), ('user_7zzzzzzzzzzzzzzzzzzzzzzzzz'),
                       ('user_00000000000000000000000000'), ('a_00000000000000000000000001'),
                       ('00000000000000000000000009')) t(v) ORDER BY v;
+SELECT min(v), max(v) FROM (VALUES ('users_00000000000000000000000000'::typeid), ('user_7zzzzzzzzzzzzzzzzzzzzzzzzz'),
+                                   ('a_00000000000000000000000001')) t(v);
 SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT name FROM users WHERE id = 'user_01h455vb4pex5vsknk084sn02q';
 SELECT name FROM users WHERE id = 'user_01h455vb4pex5vsknk084sn02q';

@@ -58,8 +58,7 @@ inline void free_setting_memory(void* memory) {
 // (PostgreSQL 16 and later: pg_input_is_valid, COPY ... ON_ERROR), else an error.
 inline Datum invalid_input(FunctionCallInfo fcinfo, const char* type, const char* input, int quoted_bytes) {
 #if PG_VERSION_NUM >= 160000
-    ereturn(fcinfo->context, (Datum)0,
-            errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+    ereturn(fcinfo->context, (Datum)0, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
             errmsg("invalid input syntax for type %s: \"%.*s\"", type, quoted_bytes, input));
 #else
     ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),

@@ -20,9 +20,7 @@ using namespace idcodec::pg;
 namespace {
 
 // A stored typeid as the core reads it. Values are written only by this file, so they always load.
-TypeId type_id_of(const struct varlena* value) {
-    return *load_type_id(bytes_of(value));
-}
+TypeId type_id_of(const struct varlena* value) { return *load_type_id(bytes_of(value)); }
 
 struct varlena* type_id_value(const TypeId& type_id) {
     const std::size_t size = stored_type_id_size(type_id.prefix);
@@ -33,7 +31,9 @@ struct varlena* type_id_value(const TypeId& type_id) {
 }
 
 // Argument `argument`, detoasted only as far as needed (short headers are read in place).
-struct varlena* type_id_argument(FunctionCallInfo fcinfo, int argument) { return PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(argument)); }
+struct varlena* type_id_argument(FunctionCallInfo fcinfo, int argument) {
+    return PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(argument));
+}
 
 // The two arguments' order; detoasted copies are freed, since sorts and index builds call this for every pair.
 int compared(FunctionCallInfo fcinfo) {
@@ -78,10 +78,10 @@ IDCODEC_SQL_FUNCTION(idcodec_typeid_recv) {
     auto* buffer = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
     const int size = buffer->len - buffer->cursor;
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(pq_getmsgbytes(buffer, size));
-    const std::optional<TypeId> type_id = load_type_id(std::span<const std::uint8_t>(bytes, static_cast<std::size_t>(size)));
+    const std::optional<TypeId> type_id =
+        load_type_id(std::span<const std::uint8_t>(bytes, static_cast<std::size_t>(size)));
     if (!type_id)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-                        errmsg("invalid external typeid value"),
+        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION), errmsg("invalid external typeid value"),
                         errdetail("A typeid is sent as a TypeID prefix (at most 63 lowercase letters and underscores, "
                                   "starting and ending with a letter, or none) followed by the UUID's 16 bytes.")));
     PG_RETURN_POINTER(type_id_value(*type_id));
@@ -147,3 +147,9 @@ IDCODEC_SQL_FUNCTION(idcodec_typeid_make) {
 IDCODEC_SQL_FUNCTION(idcodec_gen_typeid) {
     PG_RETURN_POINTER(type_id_value(TypeId{prefix_argument(fcinfo, 0), new_uuid_v7()}));
 }
+
+// typeid_larger(typeid, typeid) → typeid: the greater of two, the state of max(typeid)
+IDCODEC_SQL_FUNCTION(idcodec_typeid_larger) { return compared(fcinfo) >= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1); }
+
+// typeid_smaller(typeid, typeid) → typeid: the lesser of two, the state of min(typeid)
+IDCODEC_SQL_FUNCTION(idcodec_typeid_smaller) { return compared(fcinfo) <= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1); }

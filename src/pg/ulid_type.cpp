@@ -29,3 +29,15 @@ IDCODEC_SQL_FUNCTION(idcodec_ulid_out) {
     out[length] = '\0';
     PG_RETURN_CSTRING(out);
 }
+
+// ulid_larger(ulid, ulid) → ulid: the later of two, the state of max(ulid)
+IDCODEC_SQL_FUNCTION(idcodec_ulid_larger) {
+    const Datum a = PG_GETARG_DATUM(0), b = PG_GETARG_DATUM(1);
+    return std::memcmp(DatumGetUUIDP(a)->data, DatumGetUUIDP(b)->data, UUID_LEN) >= 0 ? a : b;
+}
+
+// ulid_smaller(ulid, ulid) → ulid: the earlier of two, the state of min(ulid)
+IDCODEC_SQL_FUNCTION(idcodec_ulid_smaller) {
+    const Datum a = PG_GETARG_DATUM(0), b = PG_GETARG_DATUM(1);
+    return std::memcmp(DatumGetUUIDP(a)->data, DatumGetUUIDP(b)->data, UUID_LEN) <= 0 ? a : b;
+}

@@ -31,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                is_type_prefix(std::string_view(reinterpret_cast<const char*>(data), size - 16))) {
         __builtin_trap();  // a valid prefix and 16 bytes refused
     }
-    if (const std::optional<TypeId> parsed = parse_type_id(std::string_view(reinterpret_cast<const char*>(data), size))) {
+    if (const std::optional<TypeId> parsed =
+            parse_type_id(std::string_view(reinterpret_cast<const char*>(data), size))) {
         std::vector<std::uint8_t> stored(stored_type_id_size(parsed->prefix));
         store_type_id(*parsed, stored);
         const std::optional<TypeId> loaded = load_type_id(stored);

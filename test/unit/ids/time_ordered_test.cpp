@@ -178,8 +178,8 @@ TEST(TypeIdType, StoredFormRoundTripsAndChecksThePrefix) {
         EXPECT_EQ(loaded->prefix, prefix);
         EXPECT_EQ(loaded->uuid, uuid);
     }
-    for (const std::string_view bad : {std::string_view("User"), std::string_view("_a"), std::string_view("a_"),
-                                       std::string_view("a\0b", 3)}) {
+    for (const std::string_view bad :
+         {std::string_view("User"), std::string_view("_a"), std::string_view("a_"), std::string_view("a\0b", 3)}) {
         std::vector<std::uint8_t> stored(bad.size() + 16);
         std::copy(bad.begin(), bad.end(), stored.begin());
         EXPECT_FALSE(load_type_id(stored).has_value()) << bad;
