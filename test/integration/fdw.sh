@@ -4,8 +4,8 @@
 # `extensions 'idcodec'` a decoder over a foreign column ships; without it none does; an encoder whose text
 # arguments are all literals does not ship even with the option (postgres_fdw will not send a collatable call
 # whose collation comes only from constants), while the forms that avoid it (decoding the public ID to the key,
-# or comparing the stored column with an encoded constant, folded at plan time) ship. Every query gives the same
-# rows either way.
+# or comparing the stored column with an encoded constant, folded at plan time) ship. Comparisons of a ulid column
+# ship with the option (the type and its operators are idcodec's). Every query gives the same rows either way.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source test/lib/cluster.sh
@@ -64,6 +64,35 @@ decoder over the foreign column|hashids_decode_one(public_id, 'fdw salt', 8) = $
 stored column = encoded constant (folded)|public_id = hashids_encode($target, 'fdw salt', 8)|ships|ships
 key = decoded constant (folded)|id = hashids_decode_one('$hashid', 'fdw salt', 8)|ships|ships
 encoder over the foreign key, literal settings|hashids_encode(id, 'fdw salt', 8) = '$hashid'|local|local
+SQL
+
+
+# ulid comparisons ship where the server lists idcodec: the type and its operators are idcodec's (so even uuid's
+# operator on a ulid column, relabelled, stays local without the option); every form finds its rows either way.
+cluster_psql "${shards[0]}" -d postgres >/dev/null <<'SQL'
+CREATE TABLE event (id ulid PRIMARY KEY, n int NOT NULL);
+INSERT INTO event SELECT ulid_least(timestamptz '2026-01-01' + i * interval '1 second'), i FROM generate_series(1, 10000) i;
+ANALYZE event;
+SQL
+for mode in shipping plain; do
+    q -c "CREATE FOREIGN TABLE event_$mode (id ulid, n int) SERVER shard1_$mode OPTIONS (table_name 'event')"
+done
+at="'2026-01-01 01:00:00+00'"
+while IFS='|' read -r form where ships_with ships_without rows; do
+    for mode in shipping plain; do
+        query="SELECT count(*) FROM event_$mode WHERE $where"
+        remote=$(q -c "EXPLAIN (VERBOSE, COSTS OFF) $query" | grep 'Remote SQL' || true)
+        shipped=$(grep -q "WHERE" <<<"$remote" && echo ships || echo local)
+        expected=$([ $mode = shipping ] && echo "$ships_with" || echo "$ships_without")
+        check "$form, $([ $mode = shipping ] && echo "with extensions 'idcodec'" || echo "without the option"): $expected" \
+            "$shipped" "$expected"
+        check "  ... and counts its rows" "$(q -c "$query")" "$rows"
+    done
+    echo "  e.g. Remote SQL: $(q -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM event_shipping WHERE $where" | grep -m1 'Remote SQL' | sed 's/^ *//')"
+done <<SQL
+ulid = a constant (folded)|id = ulid_least('2026-01-01 00:00:05+00')|ships|local|1
+ulid range from two times (folded)|id >= $at::timestamptz::ulid AND id < '2026-01-01 01:10:00+00'::timestamptz::ulid|ships|local|600
+ulid = uuid (uuid's operator on the ulid)|id = uuid_v7_least($at)::uuid OR id = ulid_least($at)::uuid|ships|local|1
 SQL
 
 psql -X -q -c "DROP DATABASE idcodec_fdw"
