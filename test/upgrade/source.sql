@@ -64,6 +64,24 @@ END;
 CREATE FUNCTION invoice_id(public_id text) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
     $$ SELECT hashids_decode_one(public_id, 'invoice salt', 10) $$;
 
+-- Keys of the native types: a typeid key of a domain per prefix, and a ulid key of a table hash-partitioned by it
+-- (its rows must stay in their partitions) with hash and BRIN indexes, referencing it.
+CREATE DOMAIN member_id AS typeid CHECK (typeid_prefix(VALUE) = 'member');
+CREATE TABLE member (id member_id PRIMARY KEY, made int NOT NULL);
+INSERT INTO member SELECT typeid('member', uuid_v7_least(timestamptz '2026-01-01 00:00:00+00' + g * interval '1 minute')), g
+FROM generate_series(1, 5000) g;
+CREATE TABLE activity (id ulid PRIMARY KEY, member member_id NOT NULL REFERENCES member, n int NOT NULL)
+    PARTITION BY HASH (id);
+CREATE TABLE activity_0 PARTITION OF activity FOR VALUES WITH (MODULUS 3, REMAINDER 0);
+CREATE TABLE activity_1 PARTITION OF activity FOR VALUES WITH (MODULUS 3, REMAINDER 1);
+CREATE TABLE activity_2 PARTITION OF activity FOR VALUES WITH (MODULUS 3, REMAINDER 2);
+INSERT INTO activity
+SELECT ulid_least(timestamptz '2026-01-01 00:00:00+00' + g * interval '1 second'),
+       typeid('member', uuid_v7_least(timestamptz '2026-01-01 00:00:00+00' + (1 + g % 5000) * interval '1 minute')), g
+FROM generate_series(1, 30000) g;
+CREATE INDEX activity_by_member ON activity USING hash (member);
+CREATE INDEX activity_by_time ON activity USING brin (id);
+
 -- More short URLs and stored files (the examples' functions find their tables on the search path).
 SET search_path = public, shorturl, dedup;
 SELECT count(shorten('https://example.org/article/' || g)) FROM generate_series(1, 3000) g;
@@ -96,5 +114,8 @@ UNION ALL SELECT 'url_code', count(*), md5(string_agg(code || url, ',' ORDER BY 
 UNION ALL SELECT 'mongo_document', count(*), md5(string_agg(public_id || extract(epoch FROM created), ',' ORDER BY objectid))
           FROM shorturl.mongo_document
 UNION ALL SELECT 'chunk', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM dedup.chunk
-UNION ALL SELECT 'file', count(*), md5(string_agg(name || chunks::text, ',' ORDER BY name)) FROM dedup.file;
+UNION ALL SELECT 'file', count(*), md5(string_agg(name || chunks::text, ',' ORDER BY name)) FROM dedup.file
+UNION ALL SELECT 'member', count(*), md5(string_agg(id::text, ',' ORDER BY id)) FROM member
+UNION ALL SELECT 'activity', count(*), md5(string_agg(id::text || member::text || tableoid::regclass::text, ',' ORDER BY id))
+          FROM activity;
 ANALYZE;

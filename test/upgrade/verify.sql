@@ -40,6 +40,14 @@ WITH now_stored AS (
            count(*) FILTER (WHERE digest IS DISTINCT FROM sha256(data)) FROM dedup.chunk
     UNION ALL SELECT 'file', count(*), md5(string_agg(name || chunks::text, ',' ORDER BY name)),
            count(*) FILTER (WHERE length(dedup.restore(name)) <> size) FROM dedup.file
+    UNION ALL SELECT 'member', count(*), md5(string_agg(id::text, ',' ORDER BY id)),
+           count(*) FILTER (WHERE id IS DISTINCT FROM
+                            typeid('member', uuid_v7_least(timestamptz '2026-01-01 00:00:00+00' + made * interval '1 minute'))::member_id)
+           FROM member
+    UNION ALL SELECT 'activity', count(*),
+           md5(string_agg(id::text || member::text || tableoid::regclass::text, ',' ORDER BY id)),
+           count(*) FILTER (WHERE id IS DISTINCT FROM ulid_least(timestamptz '2026-01-01 00:00:00+00' + n * interval '1 second'))
+           FROM activity
 )
 SELECT pg_temp.check(format('%s: %s rows, stored values as before and as computed now', b.tbl, b.n),
                      b.n > 0 AND b.n = s.n AND b.digest = s.digest AND s.differ = 0,
@@ -88,6 +96,9 @@ FROM (VALUES
     ('a taken-over pg_hashids expression index', 'account_by_public_id', $$SELECT id FROM account WHERE id_decode_once(public_id, 'account salt', 8) = 4242$$),
     ('a near-duplicate search', 'document_fingerprints', $$SELECT id FROM document WHERE fingerprints @> winnow(md5('42'), 5, 4)$$),
     ('a short URL lookup, in the partition of its first character', 'url_code_71_pkey', $$SELECT url FROM url_code WHERE code = 'GgalHkii'$$),
+    ('a lookup by ulid key, in its hash partition', '_pkey on activity_', $$SELECT n FROM activity WHERE id = ulid_least('2026-01-01 00:00:42+00')$$),
+    ('a lookup by typeid key of a domain', 'member_pkey', $$SELECT made FROM member WHERE id = 'member_01kdvdq4k0e008000000000000'$$),
+    ('a lookup by typeid in a hash index', 'activity_', $$SELECT count(*) FROM activity WHERE member = 'member_01kdvdq4k0e008000000000000'$$),
     ('a link code lookup', 'link_code_key', $$SELECT url FROM shorturl.link WHERE code = base62_mixup(1000000, 's9LFkgy5RovixI1aOf8UhdY3r4DMplQZJXPqebE0WSjBn7wVzmN2Gc6THCAKut')$$)
 ) AS t(what, index_name, query);
 -- hashids.js 2.3.0 gives O2JqGW9Y for 42 with 'customer salt' and min_length 8
@@ -101,7 +112,20 @@ SELECT pg_temp.check('the lookups find their rows',
     AND (SELECT array_agg(id ORDER BY id) FROM document WHERE fingerprints @> winnow(md5('42'), 5, 4)) = '{6,42}'
     -- the short-URL example's own code for this URL
     AND (SELECT url FROM url_code WHERE code = 'GgalHkii') = 'http://www.sina.com.cn/'
-    AND (SELECT url FROM url_code WHERE code = shorten('https://example.org/article/7')) = 'https://example.org/article/7');
+    AND (SELECT url FROM url_code WHERE code = shorten('https://example.org/article/7')) = 'https://example.org/article/7'
+    -- 2026-01-01 00:00:42 is row 42; member_01kdvdq4k0e008000000000000 (typeid-js 1.2.0's TypeID of the least
+    -- version 7 UUID of 2026-01-01 00:01:00 UTC) is member 1, the member of 6 activities in 30,000
+    AND (SELECT n FROM activity WHERE id = ulid_least('2026-01-01 00:00:42+00')) = 42
+    AND (SELECT made FROM member WHERE id = 'member_01kdvdq4k0e008000000000000') = 1
+    AND (SELECT count(*) FROM activity WHERE member = 'member_01kdvdq4k0e008000000000000') = 6);
+
+-- New keys of the types are made on the new major, after the old ones.
+INSERT INTO member VALUES (gen_typeid('member'), 5001);
+INSERT INTO activity SELECT gen_ulid(), id, 30001 FROM member WHERE made = 5001;
+SELECT pg_temp.check('new ulid and typeid keys come after those made on the old major',
+                     (SELECT n FROM activity ORDER BY id DESC LIMIT 1) = 30001
+                     AND (SELECT made FROM member ORDER BY id DESC LIMIT 1) = 5001
+                     AND (SELECT max(id) FROM activity) = (SELECT id FROM activity WHERE n = 30001));
 
 -- 4. New rows get the IDs the old major gave.
 INSERT INTO account SELECT generate_series(20001, 20100);
