@@ -3,9 +3,10 @@
 # machine. Checks, with exact expected results: the extension reaches every node on CREATE and on UPDATE, and a
 # database owner who is not a superuser can install it; distributed tables with hashids, sqids and ObjectId public
 # IDs hold exactly the single-node values, a 1M-row INSERT ... SELECT computes them on the workers, and a lookup
-# by decoded public ID is a router query; the short-URL service distributed by code shortens (with its retry),
-# resolves and counts hits; the dedup store distributed (files by name, chunks by digest) chunks on the workers and
-# restores every file byte for byte. Prints the timings of the insert and the chunking, Citus against one node.
+# by decoded public ID is a router query; tables distributed by ulid and typeid keys spread over the shards, take
+# generated keys, route lookups by key and answer time ranges, min/max and joins; the short-URL service distributed
+# by code shortens (with its retry), resolves and counts hits; the dedup store distributed (files by name, chunks by
+# digest) chunks on the workers and restores every file byte for byte. Prints the timings of the insert and the chunking, Citus against one node.
 # Needs citus-13.2.2.tar.gz (and its PostgreSQL 15.18 patch) beside the checkout or in $IDCODEC_PEERS.
 # IDCODEC_CITUS_CHUNK_MB sets how much data the chunking measurement spreads over files (default 64).
 set -euo pipefail
@@ -98,6 +99,43 @@ check "... and finds its row" \
     "$(c -c "SELECT id FROM account WHERE id = hashids_decode_one('$hashid', 'citus accounts', 8)")" 4242
 plan=$(c -c "EXPLAIN (COSTS OFF) SELECT id FROM account WHERE id = (sqids_decode('$(c -c "SELECT sqids_encode(77, min_length => 6)")', min_length => 6))[1]")
 check "a lookup by decoded sqid is a router query" "$(grep -oE 'Task Count: [0-9]+' <<<"$plan")" "Task Count: 1"
+
+# ---- tables distributed by the types: events by a ulid key, members by a typeid key
+c >/dev/null <<'SQL'
+CREATE TABLE member (id typeid PRIMARY KEY, made int NOT NULL);
+SELECT create_distributed_table('member', 'id');
+CREATE TABLE activity (id ulid PRIMARY KEY DEFAULT gen_ulid(), member typeid NOT NULL, n int NOT NULL);
+SELECT create_distributed_table('activity', 'id');
+INSERT INTO member SELECT typeid('member', uuid_v7_least(timestamptz '2026-01-01 00:00:00+00' + g * interval '1 minute')), g
+FROM generate_series(1, 1000) g;
+INSERT INTO activity (id, member, n)
+SELECT ulid_least(timestamptz '2026-01-01 00:00:00+00' + g * interval '1 second'),
+       typeid('member', uuid_v7_least(timestamptz '2026-01-01 00:00:00+00' + (1 + g % 1000) * interval '1 minute')), g
+FROM generate_series(1, 100000) g;
+SQL
+c -c "INSERT INTO activity (member, n) SELECT id, -made FROM member WHERE made <= 10" >/dev/null
+check "a table distributed by a ulid column: its rows over all 32 shards, the generated keys after the loaded ones" \
+    "$(c -c "SELECT count(DISTINCT get_shard_id_for_distribution_column('activity', id)) || ' ' || count(*) || ' ' ||
+                    count(DISTINCT id) FROM activity")
+$(c -c "SELECT count(*) FROM (SELECT n FROM activity ORDER BY id DESC LIMIT 10) s WHERE n < 0")" "32 100010 100010
+10"
+plan=$(c -c "EXPLAIN (COSTS OFF) SELECT n FROM activity WHERE id = '01KDVDNAZ80000000000000000'")
+check "a lookup by ulid literal is a router query" "$(grep -oE 'Task Count: [0-9]+' <<<"$plan")" "Task Count: 1"
+# 01KDVDNAZ8: ulid 3.0.2's encodeTime of 2026-01-01 00:00:01 UTC, row 1
+check "... and finds its row" "$(c -c "SELECT n FROM activity WHERE id = '01KDVDNAZ80000000000000000'")" "1"
+plan=$(c -c "EXPLAIN (COSTS OFF) SELECT made FROM member WHERE id = typeid('member', uuid_v7_least('2026-01-01 00:01:00+00'))")
+check "a lookup by typeid is a router query, and finds its row" \
+    "$(grep -oE 'Task Count: [0-9]+' <<<"$plan") $(c -c "SELECT made FROM member WHERE id = 'member_01kdvdq4k0e008000000000000'")" \
+    "Task Count: 1 1"
+check "a time range over the shards, min and max of ulid, a repartition join on typeid" \
+    "$(c -c "SELECT count(*) FROM activity WHERE id >= '2026-01-01 01:00:00+00'::timestamptz::ulid
+                                        AND id < '2026-01-01 02:00:00+00'::timestamptz::ulid" \
+         -c "SELECT min(id)::timestamptz AT TIME ZONE 'UTC', max(n) FROM activity WHERE n > 0" \
+         -c "SET citus.enable_repartition_joins = on" \
+         -c "SELECT count(*), count(DISTINCT m.made) FROM activity a JOIN member m ON m.id = a.member")" \
+    "3600
+2026-01-01 00:00:01|100000
+100010|1000"
 
 # ---- the short-URL service, distributed by code
 # The table distributed by code; shorten() and resolve() as examples/shorturl_service.sql defines them.
