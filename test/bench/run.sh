@@ -70,6 +70,20 @@ BEGIN
     RETURN result;
 END
 \$plpgsql\$;
+-- the ulid and typeid types over the same random UUIDs, with the text forms (uuid's, the ULID's, the TypeID's)
+CREATE TEMP TABLE native_ids AS
+    SELECT i, u, u::ulid AS l, typeid('user', u) AS t, u::text AS u_text, u::ulid::text AS l_text,
+           typeid('user', u)::text AS t_text
+    FROM uuids;
+VACUUM (FREEZE, ANALYZE) native_ids;
+-- a B-tree built and dropped again, as one query (the build sorts in maintenance_work_mem, as a user's would)
+CREATE FUNCTION pg_temp.btree_build(col text) RETURNS int LANGUAGE plpgsql AS \$build\$
+BEGIN
+    EXECUTE format('CREATE INDEX bench_btree ON native_ids (%I)', col);
+    DROP INDEX bench_btree;
+    RETURN 1;
+END
+\$build\$;
 -- encrypted IDs, and the same numbers encrypted by pgcrypto
 CREATE TEMP TABLE crypt_ids AS SELECT i::bigint, idcrypt_encode(i, $KEY::bytea) AS c FROM generate_series(1, $ROWS) i;
 VACUUM (FREEZE, ANALYZE) crypt_ids;
@@ -127,6 +141,22 @@ BENCH_ROWS=(
     # is how many times slower it is).
     "ulid_encode, 100,000 rows|||SELECT count(ulid_encode(u)) FROM time_ids WHERE i <= 100000"
     "PL/pgSQL ULID of a uuid, 100,000 rows|ulid_encode, 100,000 rows||SELECT count(pg_temp.plpgsql_ulid(u)) FROM time_ids WHERE i <= 100000"
+    # The types against uuid's own text I/O over the same rows, a B-tree build over 1M values, and generation
+    # against gen_random_uuid() (pgx_ulid's README shows its generator at 0.77 of it).
+    "floor: native_ids|||SELECT count(i::text) FROM native_ids"
+    "uuid output (u::text)|floor: native_ids||SELECT count(u::text) FROM native_ids"
+    "ulid output (l::text)|uuid output (u::text)|1.1|SELECT count(l::text) FROM native_ids"
+    "typeid output (t::text)|floor: native_ids||SELECT count(t::text) FROM native_ids"
+    "uuid input (text::uuid)|floor: native_ids||SELECT count(u_text::uuid) FROM native_ids"
+    "ulid input (text::ulid)|uuid input (text::uuid)|1.1|SELECT count(l_text::ulid) FROM native_ids"
+    "typeid input (text::typeid)|floor: native_ids||SELECT count(t_text::typeid) FROM native_ids"
+    "B-tree build over 1M uuid|||SELECT pg_temp.btree_build('u')"
+    "B-tree build over 1M ulid|B-tree build over 1M uuid|1.05|SELECT pg_temp.btree_build('l')"
+    "B-tree build over 1M typeid|B-tree build over 1M uuid||SELECT pg_temp.btree_build('t')"
+    "gen_random_uuid()|floor: generate_series||SELECT count(gen_random_uuid()) FROM $GS"
+    "gen_ulid()|gen_random_uuid()|0.75|SELECT count(gen_ulid()) FROM $GS"
+    "uuid_generate_v7()|gen_random_uuid()|0.75|SELECT count(uuid_generate_v7()) FROM $GS"
+    "gen_typeid('user')|gen_random_uuid()||SELECT count(gen_typeid('user')) FROM $GS"
     # What a user has without idcodec to encrypt an id: pgcrypto's AES (which gives 16 bytes, no short ID).
     "pgcrypto encrypt(int8send(i), key, 'aes')|floor: generate_series||SELECT count(encrypt(int8send(i), $KEY, 'aes')) FROM $GS"
     "idcrypt_encode|pgcrypto encrypt(int8send(i), key, 'aes')|0.5|SELECT count(idcrypt_encode(i, $KEY::bytea)) FROM $GS"
@@ -167,6 +197,7 @@ log "benchmarking ${#BENCH_ROWS[@]} queries over $ROWS rows, best of $ROUNDS"
 psql -X -q -v ON_ERROR_STOP=1 <<SQL
 SET client_min_messages = warning;
 SET temp_buffers = '$TEMP_BUFFERS';
+SET maintenance_work_mem = '256MB';
 SET max_parallel_workers_per_gather = 0;
 SET jit = off;
 CREATE EXTENSION IF NOT EXISTS idcodec;
@@ -256,6 +287,13 @@ FROM bench b JOIN bench f ON f.name = b.floor
 ORDER BY b.ord;
 -- for make bench's chart (test/bench/charts.sh): the rows with a target, last first (gnuplot draws bottom up)
 \copy (SELECT b.name, round((b.best_ms / f.best_ms)::numeric, 3), b.target FROM bench b JOIN bench f ON f.name = b.floor WHERE b.target IS NOT NULL ORDER BY b.ord DESC) TO '$CHART_DIR/ratios.tsv'
+
+-- What each form of a time-ordered key takes in a table (pg_column_size of stored values: headers included)
+\echo
+SELECT round(avg(pg_column_size(u)), 1) AS "uuid", round(avg(pg_column_size(l)), 1) AS "ulid",
+       round(avg(pg_column_size(t)), 1) AS "typeid 'user'", round(avg(pg_column_size(u_text)), 1) AS "uuid as text",
+       round(avg(pg_column_size(l_text)), 1) AS "ULID as text", round(avg(pg_column_size(t_text)), 1) AS "TypeID as text"
+FROM native_ids;
 
 -- The shim's share: a call's cost in SQL (its row less its table's floor, per row) against the same call in the
 -- core alone (core_bench, just before this session).
