@@ -41,58 +41,55 @@ SQL
 done
 
 failures=0
-# ships QUERY MODE: "yes" if every Remote SQL of the plan carries the query's idcodec call or its folded constant.
 remote_sql() { q -c "EXPLAIN (VERBOSE, COSTS OFF) $1" | grep 'Remote SQL' || true; }
 check() {  # check DESCRIPTION ACTUAL EXPECTED
     if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAILED: $1: got '$2', expected '$3'"; failures=$((failures + 1)); fi
 }
+# shipping_cases SELECT TABLE SHIPPED RESULT: for each line "form|condition|with the option|without it" on stdin,
+# whether "SELECT ... FROM TABLE_<mode> WHERE condition" ships (its Remote SQL matches the extended regular expression
+# SHIPPED) with the server option and without it, and that it gives RESULT either way.
+shipping_cases() {
+    local select=$1 table=$2 pattern=$3 result=$4 form where ships_with ships_without mode query shipped expected
+    while IFS='|' read -r form where ships_with ships_without; do
+        for mode in shipping plain; do
+            query="SELECT $select FROM ${table}_$mode WHERE $where"
+            shipped=$(remote_sql "$query" | grep -qE "$pattern" && echo ships || echo local)
+            expected=$([ $mode = shipping ] && echo "$ships_with" || echo "$ships_without")
+            check "$form, $([ $mode = shipping ] && echo "with extensions 'idcodec'" || echo "without the option"): $expected" \
+                "$shipped" "$expected"
+            check "  ... and gives $result" "$(q -c "$query")" "$result"
+        done
+        echo "  e.g. Remote SQL: $(remote_sql "SELECT $select FROM ${table}_shipping WHERE $where" | head -n 1 | sed 's/^ *//')"
+    done
+}
 target=77777
 hashid=$(q -c "SELECT hashids_encode($target, 'fdw salt', 8)")
-while IFS='|' read -r form where ships_with ships_without; do
-    for mode in shipping plain; do
-        query="SELECT id FROM account_$mode WHERE $where"
-        remote=$(remote_sql "$query")
-        shipped=$(grep -qE "hashids_|$target|'$hashid'" <<<"$remote" && echo ships || echo local)
-        expected=$([ $mode = shipping ] && echo "$ships_with" || echo "$ships_without")
-        check "$form, $([ $mode = shipping ] && echo "with extensions 'idcodec'" || echo "without the option"): $expected" \
-            "$shipped" "$expected"
-        check "  ... and finds the row" "$(q -c "$query")" "$target"
-    done
-    echo "  e.g. Remote SQL: $(remote_sql "SELECT id FROM account_shipping WHERE $where" | head -n 1 | sed 's/^ *//')"
-done <<SQL
+# shipped: the Remote SQL carries the query's idcodec call or its folded constant
+shipping_cases id account "hashids_|$target|'$hashid'" "$target" <<SQL
 decoder over the foreign column|hashids_decode_one(public_id, 'fdw salt', 8) = $target|ships|local
 stored column = encoded constant (folded)|public_id = hashids_encode($target, 'fdw salt', 8)|ships|ships
 key = decoded constant (folded)|id = hashids_decode_one('$hashid', 'fdw salt', 8)|ships|ships
 encoder over the foreign key, literal settings|hashids_encode(id, 'fdw salt', 8) = '$hashid'|local|local
 SQL
 
-
 # ulid comparisons ship where the server lists idcodec: the type and its operators are idcodec's (so even uuid's
 # operator on a ulid column, relabelled, stays local without the option); every form finds its rows either way.
 cluster_psql "${shards[0]}" -d postgres >/dev/null <<'SQL'
 CREATE TABLE event (id ulid PRIMARY KEY, n int NOT NULL);
-INSERT INTO event SELECT ulid_least(timestamptz '2026-01-01' + i * interval '1 second'), i FROM generate_series(1, 10000) i;
+INSERT INTO event SELECT ulid_least(timestamptz '2026-01-01 00:00:00+00' + i * interval '1 second'), i FROM generate_series(1, 10000) i;
 ANALYZE event;
 SQL
 for mode in shipping plain; do
     q -c "CREATE FOREIGN TABLE event_$mode (id ulid, n int) SERVER shard1_$mode OPTIONS (table_name 'event')"
 done
 at="'2026-01-01 01:00:00+00'"
-while IFS='|' read -r form where ships_with ships_without rows; do
-    for mode in shipping plain; do
-        query="SELECT count(*) FROM event_$mode WHERE $where"
-        remote=$(q -c "EXPLAIN (VERBOSE, COSTS OFF) $query" | grep 'Remote SQL' || true)
-        shipped=$(grep -q "WHERE" <<<"$remote" && echo ships || echo local)
-        expected=$([ $mode = shipping ] && echo "$ships_with" || echo "$ships_without")
-        check "$form, $([ $mode = shipping ] && echo "with extensions 'idcodec'" || echo "without the option"): $expected" \
-            "$shipped" "$expected"
-        check "  ... and counts its rows" "$(q -c "$query")" "$rows"
-    done
-    echo "  e.g. Remote SQL: $(q -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM event_shipping WHERE $where" | grep -m1 'Remote SQL' | sed 's/^ *//')"
-done <<SQL
-ulid = a constant (folded)|id = ulid_least('2026-01-01 00:00:05+00')|ships|local|1
-ulid range from two times (folded)|id >= $at::timestamptz::ulid AND id < '2026-01-01 01:10:00+00'::timestamptz::ulid|ships|local|600
-ulid = uuid (uuid's operator on the ulid)|id = uuid_v7_least($at)::uuid OR id = ulid_least($at)::uuid|ships|local|1
+# shipped: the Remote SQL has a WHERE clause; each condition holds for a known number of rows
+shipping_cases "count(*)" event "WHERE" 1 <<SQL
+ulid = a constant (folded)|id = ulid_least('2026-01-01 00:00:05+00')|ships|local
+ulid = uuid (uuid's operator on the ulid)|id = uuid_v7_least($at)::uuid OR id = ulid_least($at)::uuid|ships|local
+SQL
+shipping_cases "count(*)" event "WHERE" 600 <<SQL
+ulid range from two times (folded)|id >= $at::timestamptz::ulid AND id < '2026-01-01 01:10:00+00'::timestamptz::ulid|ships|local
 SQL
 
 psql -X -q -c "DROP DATABASE idcodec_fdw"
