@@ -19,8 +19,13 @@ using namespace idcodec::pg;
 
 namespace {
 
-// A stored typeid as the core reads it. Values are written only by this file, so they always load.
-TypeId type_id_of(const struct varlena* value) { return *load_type_id(bytes_of(value)); }
+// A stored typeid as the core reads it. Values are made only by this file's input functions, which check them, so
+// only a damaged value can be too short to split.
+TypeId type_id_of(const struct varlena* value) {
+    const std::span<const std::uint8_t> stored = bytes_of(value);
+    if (stored.size() < 16) ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("damaged typeid value")));
+    return split_type_id(stored);
+}
 
 struct varlena* type_id_value(const TypeId& type_id) {
     const std::size_t size = stored_type_id_size(type_id.prefix);

@@ -65,6 +65,15 @@ uuids="SELECT u FROM (VALUES ('6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid), ('f
        UNION ALL SELECT uuid_generate_v7() FROM generate_series(1, 1000)
        UNION ALL SELECT uuid_v7_greatest(now()) UNION ALL SELECT ulid_least(now())::uuid
        UNION ALL SELECT md5(i::text)::uuid FROM generate_series(1, 1000) i"
+if [ "$major" -ge 16 ]; then
+    check "the types' text input gives soft errors (pg_input_is_valid, pg_input_error_info)" \
+        "$(d -c "SELECT pg_input_is_valid('01ARZ3NDEKTSV4RRFFQ69G5FAV', 'ulid') || ' ' || pg_input_is_valid('01ARZ3NDEKTSV4RRFFQ69G5FAU', 'ulid')
+                        || ' ' || pg_input_is_valid('user_01h455vb4pex5vsknk084sn02q', 'typeid')
+                        || ' ' || pg_input_is_valid('User_01h455vb4pex5vsknk084sn02q', 'typeid')" \
+             -c "SELECT message || ' ' || sql_error_code FROM pg_input_error_info('x', 'typeid')")" \
+        "true false true false
+invalid input syntax for type typeid: \"x\" 22P02"
+fi
 if [ "$major" -ge 17 ]; then
     check "uuid_version = uuid_extract_version on 3,010 UUIDs of every variant and version" \
         "$(d -c "SELECT count(*) FILTER (WHERE uuid_version(u) IS NOT DISTINCT FROM uuid_extract_version(u)) FROM ($uuids) s")" "3010"

@@ -90,14 +90,18 @@ void store_type_id(const TypeId& type_id, std::span<std::uint8_t> out) noexcept 
               out.begin() + static_cast<std::ptrdiff_t>(type_id.prefix.size()));
 }
 
+TypeId split_type_id(std::span<const std::uint8_t> stored) noexcept {
+    const std::size_t prefix_size = stored.size() - 16;
+    TypeId type_id{std::string_view(reinterpret_cast<const char*>(stored.data()), prefix_size), {}};
+    std::copy(stored.begin() + static_cast<std::ptrdiff_t>(prefix_size), stored.end(), type_id.uuid.begin());
+    return type_id;
+}
+
 std::optional<TypeId> load_type_id(std::span<const std::uint8_t> stored) noexcept {
     if (stored.size() < 16 || stored.size() > stored_type_id_size(std::string_view()) + max_prefix_length)
         return std::nullopt;
-    const std::size_t prefix_size = stored.size() - 16;
-    const std::string_view prefix(reinterpret_cast<const char*>(stored.data()), prefix_size);
-    if (!is_type_prefix(prefix)) return std::nullopt;
-    TypeId type_id{prefix, {}};
-    std::copy(stored.begin() + static_cast<std::ptrdiff_t>(prefix_size), stored.end(), type_id.uuid.begin());
+    const TypeId type_id = split_type_id(stored);
+    if (!is_type_prefix(type_id.prefix)) return std::nullopt;
     return type_id;
 }
 

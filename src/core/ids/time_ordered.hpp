@@ -55,6 +55,9 @@ constexpr std::size_t stored_type_id_size(std::string_view prefix) noexcept { re
 void store_type_id(const TypeId& type_id, std::span<std::uint8_t> out) noexcept;
 // Nothing unless `stored` is a valid prefix followed by 16 bytes (what binary input must check).
 std::optional<TypeId> load_type_id(std::span<const std::uint8_t> stored) noexcept;
+// A stored value split into its prefix and UUID, unchecked (what comparisons and hashing read, on every row): the
+// value must be one load_type_id accepts, or at least 16 bytes long.
+TypeId split_type_id(std::span<const std::uint8_t> stored) noexcept;
 
 // The typeid order: by prefix (bytes, a shorter prefix before a longer one it begins), then by UUID (for version 7
 // UUIDs, by time). Negative, zero or positive.
