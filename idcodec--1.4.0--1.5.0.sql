@@ -344,6 +344,13 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION typeid_cmp(typeid, typeid) IS
 'the order of two typeids, by prefix, then by UUID (B-tree support)';
 
+CREATE FUNCTION typeid_sortsupport(internal)
+RETURNS void
+AS 'MODULE_PATHNAME', 'idcodec_typeid_sortsupport'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION typeid_sortsupport(internal) IS
+'sort support of typeid: comparisons without the function manager (B-tree support)';
+
 CREATE FUNCTION typeid_hash(typeid)
 RETURNS integer
 AS 'MODULE_PATHNAME', 'idcodec_typeid_hash'
@@ -390,7 +397,8 @@ DEFAULT FOR TYPE typeid USING btree AS
     OPERATOR 3 =,
     OPERATOR 4 >=,
     OPERATOR 5 >,
-    FUNCTION 1 typeid_cmp(typeid, typeid);
+    FUNCTION 1 typeid_cmp(typeid, typeid),
+    FUNCTION 2 typeid_sortsupport(internal);
 
 CREATE OPERATOR CLASS typeid_hash_ops
 DEFAULT FOR TYPE typeid USING hash AS

@@ -12,6 +12,7 @@
 extern "C" {
 #include "common/hashfn.h"
 #include "libpq/pqformat.h"
+#include "utils/sortsupport.h"
 }
 
 using namespace idcodec::time_ordered;
@@ -40,15 +41,20 @@ struct varlena* type_id_argument(FunctionCallInfo fcinfo, int argument) {
     return PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(argument));
 }
 
-// The two arguments' order; detoasted copies are freed, since sorts and index builds call this for every pair.
-int compared(FunctionCallInfo fcinfo) {
-    struct varlena* a = type_id_argument(fcinfo, 0);
-    struct varlena* b = type_id_argument(fcinfo, 1);
-    const int order = compare(type_id_of(a), type_id_of(b));
-    PG_FREE_IF_COPY(a, 0);
-    PG_FREE_IF_COPY(b, 1);
+// The order of two typeid values; detoasted copies are freed, since sorts and index builds compare every pair.
+int compared(Datum a, Datum b) {
+    struct varlena* a_value = PG_DETOAST_DATUM_PACKED(a);
+    struct varlena* b_value = PG_DETOAST_DATUM_PACKED(b);
+    const int order = compare(type_id_of(a_value), type_id_of(b_value));
+    if (PointerGetDatum(a_value) != a) pfree(a_value);
+    if (PointerGetDatum(b_value) != b) pfree(b_value);
     return order;
 }
+
+int compared(FunctionCallInfo fcinfo) { return compared(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)); }
+
+// Sorts and B-tree builds call this directly, without the function manager's call of typeid_cmp.
+int sort_compared(Datum a, Datum b, SortSupport) { return compared(a, b); }
 
 // A prefix argument checked (22023 names the SQL function's argument).
 std::string_view prefix_argument(FunctionCallInfo fcinfo, int argument) {
@@ -121,6 +127,12 @@ IDCODEC_SQL_FUNCTION(idcodec_typeid_gt) { PG_RETURN_BOOL(compared(fcinfo) > 0); 
 
 // typeid_ge(typeid, typeid) → boolean
 IDCODEC_SQL_FUNCTION(idcodec_typeid_ge) { PG_RETURN_BOOL(compared(fcinfo) >= 0); }
+
+// typeid_sortsupport(internal) → void
+IDCODEC_SQL_FUNCTION(idcodec_typeid_sortsupport) {
+    reinterpret_cast<SortSupport>(PG_GETARG_POINTER(0))->comparator = sort_compared;
+    PG_RETURN_VOID();
+}
 
 // typeid_hash(typeid) → integer
 IDCODEC_SQL_FUNCTION(idcodec_typeid_hash) {
