@@ -109,14 +109,14 @@ COMMENT ON FUNCTION ulid_sortsupport(internal) IS
 CREATE FUNCTION ulid_hash(ulid)
 RETURNS integer
 AS 'uuid_hash'
-LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION ulid_hash(ulid) IS
 'the hash of a ulid, equal to its uuid''s (hash support)';
 
 CREATE FUNCTION ulid_hash_extended(ulid, bigint)
 RETURNS bigint
 AS 'uuid_hash_extended'
-LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION ulid_hash_extended(ulid, bigint) IS
 'the seeded 64-bit hash of a ulid, equal to its uuid''s (hash partitioning)';
 
@@ -186,8 +186,190 @@ FOR TYPE ulid USING brin AS
     FUNCTION 11 ulid_hash(ulid),
 STORAGE bytea;
 
--- ulid to uuid is implicit and uuid to ulid only on assignment, so a ulid compared with a uuid resolves to uuid's
--- operators (never "operator is not unique"), and a uuid stored into a ulid column needs no cast. Both are free.
+-- ulid compared with uuid, either way round, by exact operators (uuid's functions again) in ulid's B-tree, hash and
+-- BRIN families: a uuid parameter or bound (a driver's, uuid_v7_least's) uses ulid's indexes and prunes its hash
+-- partitions, and the two hash-join. Not MERGES: the families hold no uuid-with-uuid members, which merging needs.
+
+CREATE FUNCTION ulid_uuid_eq(ulid, uuid)
+RETURNS boolean
+AS 'uuid_eq'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION ulid_uuid_eq(ulid, uuid) IS
+'ulid = uuid';
+
+CREATE FUNCTION ulid_uuid_ne(ulid, uuid)
+RETURNS boolean
+AS 'uuid_ne'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION ulid_uuid_ne(ulid, uuid) IS
+'ulid <> uuid';
+
+CREATE FUNCTION ulid_uuid_lt(ulid, uuid)
+RETURNS boolean
+AS 'uuid_lt'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION ulid_uuid_lt(ulid, uuid) IS
+'ulid < uuid';
+
+CREATE FUNCTION ulid_uuid_le(ulid, uuid)
+RETURNS boolean
+AS 'uuid_le'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION ulid_uuid_le(ulid, uuid) IS
+'ulid <= uuid';
+
+CREATE FUNCTION ulid_uuid_gt(ulid, uuid)
+RETURNS boolean
+AS 'uuid_gt'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION ulid_uuid_gt(ulid, uuid) IS
+'ulid > uuid';
+
+CREATE FUNCTION ulid_uuid_ge(ulid, uuid)
+RETURNS boolean
+AS 'uuid_ge'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION ulid_uuid_ge(ulid, uuid) IS
+'ulid >= uuid';
+
+CREATE FUNCTION ulid_uuid_cmp(ulid, uuid)
+RETURNS integer
+AS 'uuid_cmp'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION ulid_uuid_cmp(ulid, uuid) IS
+'the order of a ulid and a uuid: -1, 0 or 1 (B-tree support)';
+
+CREATE FUNCTION uuid_ulid_eq(uuid, ulid)
+RETURNS boolean
+AS 'uuid_eq'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION uuid_ulid_eq(uuid, ulid) IS
+'uuid = ulid';
+
+CREATE FUNCTION uuid_ulid_ne(uuid, ulid)
+RETURNS boolean
+AS 'uuid_ne'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION uuid_ulid_ne(uuid, ulid) IS
+'uuid <> ulid';
+
+CREATE FUNCTION uuid_ulid_lt(uuid, ulid)
+RETURNS boolean
+AS 'uuid_lt'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION uuid_ulid_lt(uuid, ulid) IS
+'uuid < ulid';
+
+CREATE FUNCTION uuid_ulid_le(uuid, ulid)
+RETURNS boolean
+AS 'uuid_le'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION uuid_ulid_le(uuid, ulid) IS
+'uuid <= ulid';
+
+CREATE FUNCTION uuid_ulid_gt(uuid, ulid)
+RETURNS boolean
+AS 'uuid_gt'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION uuid_ulid_gt(uuid, ulid) IS
+'uuid > ulid';
+
+CREATE FUNCTION uuid_ulid_ge(uuid, ulid)
+RETURNS boolean
+AS 'uuid_ge'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION uuid_ulid_ge(uuid, ulid) IS
+'uuid >= ulid';
+
+CREATE FUNCTION uuid_ulid_cmp(uuid, ulid)
+RETURNS integer
+AS 'uuid_cmp'
+LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION uuid_ulid_cmp(uuid, ulid) IS
+'the order of a uuid and a ulid: -1, 0 or 1 (B-tree support)';
+CREATE OPERATOR = (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES
+);
+CREATE OPERATOR <> (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+);
+CREATE OPERATOR = (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES
+);
+CREATE OPERATOR <> (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+);
+
+ALTER OPERATOR FAMILY ulid_ops USING btree ADD
+    OPERATOR 1 < (ulid, uuid),
+    OPERATOR 2 <= (ulid, uuid),
+    OPERATOR 3 = (ulid, uuid),
+    OPERATOR 4 >= (ulid, uuid),
+    OPERATOR 5 > (ulid, uuid),
+    OPERATOR 1 < (uuid, ulid),
+    OPERATOR 2 <= (uuid, ulid),
+    OPERATOR 3 = (uuid, ulid),
+    OPERATOR 4 >= (uuid, ulid),
+    OPERATOR 5 > (uuid, ulid),
+    FUNCTION 1 (ulid, uuid) ulid_uuid_cmp(ulid, uuid),
+    FUNCTION 1 (uuid, ulid) uuid_ulid_cmp(uuid, ulid);
+
+-- a uuid key is hashed as uuid hashes it: the same bytes, the same hash as a ulid's
+ALTER OPERATOR FAMILY ulid_hash_ops USING hash ADD
+    OPERATOR 1 = (ulid, uuid),
+    OPERATOR 1 = (uuid, ulid),
+    FUNCTION 1 (uuid, uuid) pg_catalog.uuid_hash(uuid),
+    FUNCTION 2 (uuid, uuid) pg_catalog.uuid_hash_extended(uuid, bigint);
+
+ALTER OPERATOR FAMILY ulid_minmax_ops USING brin ADD
+    OPERATOR 1 < (ulid, uuid),
+    OPERATOR 2 <= (ulid, uuid),
+    OPERATOR 3 = (ulid, uuid),
+    OPERATOR 4 >= (ulid, uuid),
+    OPERATOR 5 > (ulid, uuid);
+
+ALTER OPERATOR FAMILY ulid_bloom_ops USING brin ADD
+    OPERATOR 1 = (ulid, uuid);
+
+-- ulid to uuid is implicit and uuid to ulid only on assignment: a ulid goes wherever a uuid is taken (uuid's own
+-- functions included), a uuid stored into a ulid column needs no cast, and with the exact operators above no
+-- comparison of the two is ambiguous ("operator is not unique"). Both casts are free.
 CREATE CAST (ulid AS uuid) WITHOUT FUNCTION AS IMPLICIT;
 CREATE CAST (uuid AS ulid) WITHOUT FUNCTION AS ASSIGNMENT;
 

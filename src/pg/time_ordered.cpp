@@ -67,8 +67,8 @@ idcodec::RandomBlock<4096> random_block;
 namespace idcodec::pg {
 
 std::uint64_t unix_ms_of(TimestampTz timestamp, const char* function) {
-    // infinity lies outside the bounds too
-    if (timestamp < least_v7_time || timestamp > greatest_v7_time) time_out_of_range(function);
+    // the whole last millisecond is in; infinity lies outside the bounds too
+    if (timestamp < least_v7_time || timestamp > greatest_v7_time + 999) time_out_of_range(function);
     return static_cast<std::uint64_t>(timestamp + unix_to_postgres_epoch_us) / 1000;
 }
 
@@ -85,6 +85,7 @@ Uuid new_uuid_v7(const Interval* shift) {
                             errmsg("uuid_generate_v7: interval out of range for UUID version 7")));
         const TimestampTz shifted = DatumGetTimestampTz(DirectFunctionCall2(
             timestamptz_pl_interval, TimestampTzGetDatum(timestamptz_of_unix_us(ns / 1000)), IntervalPGetDatum(shift)));
+        // PostgreSQL 18's bounds: its last millisecond's first microsecond at the latest
         if (shifted < least_v7_time || shifted > greatest_v7_time) time_out_of_range("uuid_generate_v7");
         ns = (shifted + unix_to_postgres_epoch_us) * 1000 + ns % 1000;
     }

@@ -165,8 +165,17 @@ IDCODEC_SQL_FUNCTION(idcodec_gen_typeid) {
     PG_RETURN_POINTER(type_id_value(TypeId{prefix_argument(fcinfo, 0), new_uuid_v7()}));
 }
 
-// typeid_larger(typeid, typeid) → typeid: the greater of two, the state of max(typeid)
-IDCODEC_SQL_FUNCTION(idcodec_typeid_larger) { return compared(fcinfo) >= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1); }
+// typeid_larger(typeid, typeid) → typeid: the greater of two, the state of max(typeid) (detoasted, so that the
+// next row does not detoast it again)
+IDCODEC_SQL_FUNCTION(idcodec_typeid_larger) {
+    struct varlena* a = type_id_argument(fcinfo, 0);
+    struct varlena* b = type_id_argument(fcinfo, 1);
+    PG_RETURN_POINTER(compare(type_id_of(a), type_id_of(b)) >= 0 ? a : b);
+}
 
 // typeid_smaller(typeid, typeid) → typeid: the lesser of two, the state of min(typeid)
-IDCODEC_SQL_FUNCTION(idcodec_typeid_smaller) { return compared(fcinfo) <= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1); }
+IDCODEC_SQL_FUNCTION(idcodec_typeid_smaller) {
+    struct varlena* a = type_id_argument(fcinfo, 0);
+    struct varlena* b = type_id_argument(fcinfo, 1);
+    PG_RETURN_POINTER(compare(type_id_of(a), type_id_of(b)) <= 0 ? a : b);
+}

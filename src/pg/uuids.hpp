@@ -33,7 +33,7 @@ inline TimestampTz timestamptz_of_unix_us(std::int64_t unix_us) {
 }
 
 // The millisecond since 1970 a timestamptz falls in (rounded down): an error (22008) names the SQL function when it
-// is infinite or outside what 48 bits of milliseconds hold, 1970-01-01 to 10889-08-02 05:31:50.655.
+// is infinite or outside what 48 bits of milliseconds hold, 1970-01-01 to the millisecond 10889-08-02 05:31:50.655.
 std::uint64_t unix_ms_of(TimestampTz timestamp, const char* function);
 
 // A new version 7 UUID, its time after the last one's in this backend (a parallel worker has a clock of its own),
