@@ -199,7 +199,7 @@ check "the distributed store keeps exactly the single node's chunks" \
     "$(c -c "$stats")" "$(c -c "SET search_path = single_dedup, public" -c "$stats")"
 read -r bytes_in bytes_stored < <(c -c "$stats")
 
-docs=$(PGHOST=localhost PGPORT=$coordinator PGUSER=postgres PGDATABASE=postgres python3 test/docs_check.py --citus docs/scaling-out.md 2>&1)
+docs=$(PGHOST=localhost PGPORT=$coordinator PGUSER=postgres PGDATABASE=postgres python3 test/docs_check.py --citus docs/scaling-out.md 2>&1 || true)
 check "the Citus examples of docs/scaling-out.md give the results shown" "$(tail -n 1 <<<"$docs")" \
     "docs on Citus: $(grep -c ';   -- ' <(sed -n '/^```sql citus/,/^```$/p' docs/scaling-out.md)) examples compared; 0 problems"
 [ "$failures" -eq 0 ] || printf '%s\n' "$docs"
