@@ -85,9 +85,9 @@ std::optional<Uuid> parse_ulid_or_uuid(std::string_view text) noexcept {
 }
 
 void store_type_id(const TypeId& type_id, std::span<std::uint8_t> out) noexcept {
-    std::memcpy(out.data(), type_id.prefix.data(), type_id.prefix.size());
-    std::copy(type_id.uuid.begin(), type_id.uuid.end(),
-              out.begin() + static_cast<std::ptrdiff_t>(type_id.prefix.size()));
+    // std::copy, not memcpy: an empty prefix may have no data pointer at all
+    const auto after_prefix = std::copy(type_id.prefix.begin(), type_id.prefix.end(), out.begin());
+    std::copy(type_id.uuid.begin(), type_id.uuid.end(), after_prefix);
 }
 
 TypeId split_type_id(std::span<const std::uint8_t> stored) noexcept {

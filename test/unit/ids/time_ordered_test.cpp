@@ -184,6 +184,12 @@ TEST(TypeIdType, StoredFormRoundTripsAndChecksThePrefix) {
         std::copy(bad.begin(), bad.end(), stored.begin());
         EXPECT_FALSE(load_type_id(stored).has_value()) << bad;
     }
+    // no prefix at all, as the parser gives it for a TypeID without one (a view without data)
+    const std::optional<TypeId> bare = parse_type_id("01h455vb4pex5vsknk084sn02q");
+    ASSERT_TRUE(bare.has_value());
+    std::vector<std::uint8_t> stored(16);
+    store_type_id(*bare, stored);
+    EXPECT_EQ(load_type_id(stored)->uuid, uuid);
     EXPECT_FALSE(load_type_id(std::vector<std::uint8_t>(15)).has_value());
     EXPECT_FALSE(load_type_id(std::vector<std::uint8_t>(16 + 64, 'a')).has_value());
     EXPECT_TRUE(load_type_id(std::vector<std::uint8_t>(16 + 63, 'a')).has_value());
