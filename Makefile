@@ -156,6 +156,12 @@ $(BUILD)/binary_types: test/drivers/binary_types.cpp
 	@mkdir -p $(BUILD)
 	$(CXX) $(CXXSTD) -O2 -g -Wall -Wextra -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq
 
+# The differential query test of the types (test/integration/differential.sh runs it; `make fuzz-plans` runs a long
+# one with new seeds).
+$(BUILD)/plan_diff: test/drivers/plan_diff.cpp
+	@mkdir -p $(BUILD)
+	$(CXX) $(CXXSTD) -O2 -g -Wall -Wextra -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq
+
 # The extension built with ASan+UBSan inside a throwaway server: every suite, the batteries and sqlsmith. It installs
 # the sanitized build into the installation of $PG_BIN (the test command's temporary one when scripts/test.sh runs
 # it, which installs the normal build again afterwards).
@@ -165,6 +171,15 @@ asan-server:
 SQLSMITH_SECONDS ?= 600
 sqlsmith:
 	IDCODEC_SQLSMITH_SECONDS=$(SQLSMITH_SECONDS) bash test/integration/sqlsmith.sh
+
+# A long differential query test: PLAN_ROUNDS rounds of queries (every one under every setting) for each of
+# PLAN_SEEDS seeds, on a throwaway cluster of the temporary installation.
+PLAN_ROUNDS ?= 5
+PLAN_SEEDS ?= 1 2 3 4 5 6 7 8
+fuzz-plans: $(BUILD)/plan_diff
+	bash -c 'source scripts/setup.sh && build_and_install && start_cluster && \
+	  for seed in $(PLAN_SEEDS); do IDCODEC_PLAN_SEED=$$seed IDCODEC_PLAN_ROUNDS=$(PLAN_ROUNDS) IDCODEC_PLAN_CASES=0 \
+	    bash test/integration/planner.sh || exit 1; done'
 
 CHAOS_SECONDS ?= 300
 chaos: $(BUILD)/chaos_driver
@@ -192,5 +207,5 @@ bench:
 	BUILD=$(BUILD) bash test/bench/run.sh
 	BUILD=$(BUILD) bash test/bench/charts.sh
 
-.PHONY: unit unit-asan fuzz bench deb dist check-locale-free check-boundary check-scripts check-format format chaos sqlsmith asan-server
+.PHONY: unit unit-asan fuzz fuzz-plans bench deb dist check-locale-free check-boundary check-scripts check-format format chaos sqlsmith asan-server
 endif

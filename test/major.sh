@@ -4,7 +4,8 @@
 # the same expected files, the hostile battery and the tr_TR.UTF-8 run find no crash and no internal error, a fresh
 # install and every earlier version updated have the same catalog, a non-superuser installs both extensions, the
 # scripts withstand the traps of a role with only CREATE on a database (test/integration/script_attack.sh), and
-# the major's own features behave as documented (test/integration/server_features.sh).
+# the major's own features behave as documented (test/integration/server_features.sh), and the types give the
+# answers of PostgreSQL's own in every query shape and plan (test/integration/planner.sh).
 #
 #   bash test/major.sh VERSION              e.g. 17.6 (18.6 is built with assertions)
 #
@@ -87,6 +88,8 @@ step "trusted: a non-superuser installs both extensions" bash test/integration/t
 step "script attack: traps planted by a role with only CREATE catch no script" bash test/integration/script_attack.sh
 step "docs: every function documented, every example as shown" bash test/integration/docs.sh
 step "server features of PostgreSQL $major" bash test/integration/server_features.sh
+step "the types under the planner: amvalidate, the differential query test, 1.5.0's families caught" \
+    bash test/integration/planner.sh
 
 now=$(psql -X -At -c "SELECT pg_postmaster_start_time()")
 if [ "$now" != "$started" ] || grep -qE 'terminated by signal|TRAP:' "$SERVER_LOG"; then
