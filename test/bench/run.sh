@@ -295,6 +295,22 @@ SELECT round(avg(pg_column_size(u)), 1) AS "uuid", round(avg(pg_column_size(l)),
        round(avg(pg_column_size(l_text)), 1) AS "ULID as text", round(avg(pg_column_size(t_text)), 1) AS "TypeID as text"
 FROM native_ids;
 
+-- B-tree indexes with duplicates (500 values, each 200 times, as a foreign key column holds them): deduplicated,
+-- a ulid index is the size of a uuid index over the same values (target ≤ 1.1×); typeid for comparison
+\echo
+CREATE TEMP TABLE repeated_ids AS
+    SELECT u, u::ulid AS l, typeid('user', u) AS t FROM (SELECT u FROM uuids LIMIT 500) s, generate_series(1, 200);
+CREATE INDEX repeated_u ON repeated_ids (u);
+CREATE INDEX repeated_l ON repeated_ids (l);
+CREATE INDEX repeated_t ON repeated_ids (t);
+SELECT pg_size_pretty(pg_relation_size('repeated_u')) AS "uuid index",
+       pg_size_pretty(pg_relation_size('repeated_l')) AS "ulid index",
+       pg_size_pretty(pg_relation_size('repeated_t')) AS "typeid 'user' index",
+       to_char(pg_relation_size('repeated_l')::numeric / pg_relation_size('repeated_u'), 'FM990.00') AS "ulid / uuid",
+       '≤ 1.10' AS target,
+       CASE WHEN pg_relation_size('repeated_l') <= 1.1 * pg_relation_size('repeated_u') THEN 'meets' ELSE 'misses' END
+           AS verdict;
+
 -- The shim's share: a call's cost in SQL (its row less its table's floor, per row) against the same call in the
 -- core alone (core_bench, just before this session).
 \echo
