@@ -103,6 +103,35 @@ SELECT note FROM ulid_parts WHERE id = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
 SELECT pg_temp.plan_uses($$SELECT note FROM ulid_parts WHERE id = '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid$$, 'ulid_parts_0')
        <> pg_temp.plan_uses($$SELECT note FROM ulid_parts WHERE id = '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid$$, 'ulid_parts_1') AS one_partition;
 SELECT note FROM ulid_parts WHERE id = '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid;
+-- a list of uuids against the ulid key, as constants and as a driver's parameters (custom and generic plans), and an
+-- IN subquery of uuids: ulid's index and the right rows (1.5.0's families lacked uuid's own order and equality,
+-- which the index scan's sorting of the list and the hashed subplan need)
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT pg_temp.plan_uses($$SELECT note FROM ulids WHERE id IN ('01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid, '00000000-0000-0000-0000-000000000001'::uuid)$$,
+                         'Index Scan using ulids_pkey') AS uuid_list;
+SELECT note FROM ulids WHERE id IN ('01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid, '00000000-0000-0000-0000-000000000001'::uuid);
+PREPARE by_uuids(uuid, uuid) AS SELECT note FROM ulids WHERE id IN ($1, $2);
+EXECUTE by_uuids('01563e3a-b5d3-d676-4c61-efb99302bd5b', '00000000-0000-0000-0000-000000000001');
+SET plan_cache_mode = force_generic_plan;
+EXECUTE by_uuids('01563e3a-b5d3-d676-4c61-efb99302bd5b', '00000000-0000-0000-0000-000000000001');
+RESET plan_cache_mode;
+-- (the rows of minutes 0 to 499 and the 2016 example)
+SELECT count(*) FROM ulids a, (SELECT array_agg(id::uuid) AS v FROM ulids_copy WHERE note IN ('row 500', 'row 20')) p WHERE a.id < ANY (p.v);
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+SELECT count(*) FROM ulids WHERE id IN (SELECT id::uuid FROM ulids_copy);
+SELECT count(*) FROM ulids WHERE id NOT IN (SELECT id::uuid FROM ulids_copy WHERE note <> (SELECT min(note) FROM ulids_copy));
+SELECT note FROM ulid_parts WHERE id IN ('01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid, '00000000-0000-0000-0000-000000000001'::uuid);
+-- B-tree indexes deduplicate (btequalimage), as uuid's do: with duplicates, the size of a uuid index over the same values
+CREATE TABLE repeated AS SELECT id::uuid AS u, id AS l FROM (SELECT id FROM ulids LIMIT 50) s, generate_series(1, 100);
+CREATE INDEX repeated_u ON repeated (u);
+CREATE INDEX repeated_l ON repeated (l);
+SELECT pg_relation_size('repeated_l') = pg_relation_size('repeated_u') AS deduplicated;
+DROP TABLE repeated;
+-- every operator class of idcodec is complete
+SELECT o.opcname, amvalidate(o.oid) FROM pg_opclass o JOIN pg_depend d ON d.classid = 'pg_opclass'::regclass
+AND d.objid = o.oid AND d.deptype = 'e' JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec' ORDER BY 1;
 -- BRIN: minmax by default, bloom on request
 CREATE INDEX ulids_brin ON ulids USING brin (id);
 CREATE INDEX ulids_bloom ON ulids USING brin (id ulid_bloom_ops);
@@ -140,6 +169,13 @@ SELECT typeid_send('user_01h455vb4pex5vsknk084sn02q');
 SELECT 'User_01h455vb4pex5vsknk084sn02q'::typeid;
 SELECT 'user_01H455VB4PEX5VSKNK084SN02Q'::typeid;
 SELECT typeid('User', '01890a5d-ac96-774b-bcce-b302099a8057');
+-- B-tree indexes over typeid deduplicate: with duplicates, the size of a bytea index over the same bytes
+CREATE TABLE repeated AS SELECT t, typeid_send(t) AS b FROM (SELECT typeid('user', md5(i::text)::uuid) AS t
+    FROM generate_series(1, 50) i) s, generate_series(1, 100);
+CREATE INDEX repeated_t ON repeated (t);
+CREATE INDEX repeated_b ON repeated (b);
+SELECT pg_relation_size('repeated_t') = pg_relation_size('repeated_b') AS deduplicated;
+DROP TABLE repeated;
 CREATE DOMAIN user_id AS typeid CHECK (typeid_prefix(VALUE) = 'user');
 CREATE TABLE users (id user_id PRIMARY KEY DEFAULT typeid('user', uuid_v7_least('2026-01-01')), name text);
 CREATE TABLE posts (id typeid PRIMARY KEY, author user_id REFERENCES users, title text);
