@@ -76,7 +76,8 @@ Uuid new_uuid_v7(const Interval* shift) {
     static V7Clock clock;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    std::int64_t ns = clock.next(static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec);
+    const std::int64_t ns = clock.next(static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec);
+    std::int64_t unix_us = ns / 1000;
     if (shift != nullptr) {
         // as PostgreSQL 18's uuidv7(shift): the microsecond moved by timestamptz arithmetic (months and days by the
         // calendar of the session's time zone), the nanoseconds below it kept
@@ -84,17 +85,19 @@ Uuid new_uuid_v7(const Interval* shift) {
             ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
                             errmsg("uuid_generate_v7: interval out of range for UUID version 7")));
         const TimestampTz shifted = DatumGetTimestampTz(DirectFunctionCall2(
-            timestamptz_pl_interval, TimestampTzGetDatum(timestamptz_of_unix_us(ns / 1000)), IntervalPGetDatum(shift)));
+            timestamptz_pl_interval, TimestampTzGetDatum(timestamptz_of_unix_us(unix_us)), IntervalPGetDatum(shift)));
         // PostgreSQL 18's bounds: its last millisecond's first microsecond at the latest
         if (shifted < least_v7_time || shifted > greatest_v7_time) time_out_of_range("uuid_generate_v7");
-        ns = (shifted + unix_to_postgres_epoch_us) * 1000 + ns % 1000;
+        unix_us = shifted + unix_to_postgres_epoch_us;
     }
     std::uint8_t random[8];
     if (!random_block.take(random, MyProcPid, [](std::span<std::uint8_t> block) noexcept {
             return pg_strong_random(block.data(), block.size());
         }))
         ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("could not generate random values")));
-    return uuid_v7_at(ns, random);
+    // in microseconds, which cannot overflow up to the year 10889 (nanoseconds since 1970 pass 2^63 in 2262)
+    return uuid_v7_at(static_cast<std::uint64_t>(unix_us / 1000),
+                      static_cast<std::uint32_t>(unix_us % 1000 * 1000 + ns % 1000), random);
 }
 
 }  // namespace idcodec::pg

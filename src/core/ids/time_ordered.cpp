@@ -174,9 +174,8 @@ Uuid uuid_v7(std::uint64_t unix_ms, std::uint16_t sub_ms, std::span<const std::u
     return uuid;
 }
 
-Uuid uuid_v7_at(std::int64_t unix_ns, std::span<const std::uint8_t, 8> random) noexcept {
-    const auto sub_ms = static_cast<std::uint16_t>((unix_ns % 1'000'000) * 4096 / 1'000'000);
-    return uuid_v7(static_cast<std::uint64_t>(unix_ns / 1'000'000), sub_ms, random);
+Uuid uuid_v7_at(std::uint64_t unix_ms, std::uint32_t ns_in_ms, std::span<const std::uint8_t, 8> random) noexcept {
+    return uuid_v7(unix_ms, static_cast<std::uint16_t>(std::uint64_t{ns_in_ms} * 4096 / 1'000'000), random);
 }
 
 }  // namespace idcodec::time_ordered

@@ -85,9 +85,10 @@ Uuid greatest_ulid(std::uint64_t unix_ms) noexcept;
 // 1/4096), the variant and 62 bits of `random`.
 Uuid uuid_v7(std::uint64_t unix_ms, std::uint16_t sub_ms, std::span<const std::uint8_t, 8> random) noexcept;
 
-// The version 7 UUID of a time in nanoseconds since 1970: its millisecond and the fraction of it in 1/4096 ms
-// (rounded down).
-Uuid uuid_v7_at(std::int64_t unix_ns, std::span<const std::uint8_t, 8> random) noexcept;
+// The version 7 UUID of a millisecond since 1970 (at most max_unix_ms) and the nanoseconds into it (below
+// 1,000,000), whose fraction in 1/4096 ms is rounded down. Split, not nanoseconds since 1970: those pass 2^63 in
+// 2262, long before 48 bits of milliseconds end.
+Uuid uuid_v7_at(std::uint64_t unix_ms, std::uint32_t ns_in_ms, std::span<const std::uint8_t, 8> random) noexcept;
 
 // The times of one process's successive version 7 UUIDs, strictly increasing by at least one step of the 12-bit
 // fraction: a clock reading less than a step after the last time becomes the last time plus a step (as PostgreSQL

@@ -121,7 +121,9 @@ TEST(UuidV7, StrictlyIncreasingWhateverTheClock) {
     const auto uuid_at = [&](V7Clock& clock, std::int64_t reading) {
         std::uint8_t random[8];
         for (auto& byte : random) byte = static_cast<std::uint8_t>((state = state * 6364136223846793005u + 1) >> 56);
-        return uuid_v7_at(clock.next(reading), random);
+        const std::int64_t ns = clock.next(reading);
+        return uuid_v7_at(static_cast<std::uint64_t>(ns / 1'000'000), static_cast<std::uint32_t>(ns % 1'000'000),
+                          random);
     };
     const std::int64_t start = 1'767'225'600'000'000'000;  // 2026-01-01
     for (const std::int64_t tick : {100, 0, 1, 244, 245, -50}) {
@@ -139,7 +141,25 @@ TEST(UuidV7, StrictlyIncreasingWhateverTheClock) {
     const Uuid first = uuid_at(clock, start);
     const Uuid later = uuid_at(clock, start + 5'000'000'000);
     EXPECT_EQ(unix_ms(later) - unix_ms(first), 5000u);  // a reading well after the last is taken as it is
-    EXPECT_EQ(uuid_v7_at(start + 1'000'000 - 1, std::array<std::uint8_t, 8>{})[7], 0xff);  // the last 1/4096 ms
+}
+
+// The fraction is the nanoseconds times 4096 / 10^6, rounded down: 244 ns is 0.999 of a 1/4096 step (0), 245 ns is
+// 1.004 (1), 999,999 ns is 4095.996 (4095, the last). The time is whole up to the last 48-bit millisecond, far past
+// 2262, where nanoseconds since 1970 no longer fit in 63 bits.
+TEST(UuidV7, FractionAndTimeAtTheEdges) {
+    const std::array<std::uint8_t, 8> zero{};
+    const auto fraction = [&](std::uint32_t ns_in_ms) {
+        const Uuid uuid = uuid_v7_at(0, ns_in_ms, zero);
+        return (uuid[6] & 0x0f) << 8 | uuid[7];
+    };
+    EXPECT_EQ(fraction(0), 0);
+    EXPECT_EQ(fraction(244), 0);
+    EXPECT_EQ(fraction(245), 1);
+    EXPECT_EQ(fraction(500'000), 2048);
+    EXPECT_EQ(fraction(999'999), 4095);
+    EXPECT_EQ(uuid_v7_at(max_unix_ms, 999'999, zero), uuid_of("ffffffff-ffff-7fff-8000-000000000000"));
+    // 2^63 ns = 9,223,372,036,854.775808 ms: the millisecond after it, 9,223,372,036,855 = 0x0863_7BD0_5AF7
+    EXPECT_EQ(uuid_v7_at(9'223'372'036'855, 0, zero), uuid_of("08637bd0-5af7-7000-8000-000000000000"));
 }
 
 // The digits are in ASCII order, so text compares as the bytes do (what makes ULIDs and TypeIDs sortable).
