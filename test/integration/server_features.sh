@@ -60,10 +60,14 @@ fi
 uuids="SELECT u FROM (VALUES ('6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid), ('ffffffff-ffff-1fff-bfff-ffffffffffff'),
            ('00000000-0000-1000-8000-000000000000'), ('01890a5d-ac96-774b-bcce-b302099a8057'),
            ('01890a5d-ac96-774b-7cce-b302099a8057'), ('01890a5d-ac96-774b-ccce-b302099a8057'),
-           ('00000000-0000-0000-0000-000000000000'), ('ffffffff-ffff-ffff-ffff-ffffffffffff')) AS v(u)
+           ('00000000-0000-0000-0000-000000000000'), ('ffffffff-ffff-ffff-ffff-ffffffffffff'),
+           ('13814000-1dd2-11b2-8000-000000000000'), ('13813fff-1dd2-11b2-8000-000000000000'),
+           ('00000009-0000-1000-8000-000000000000'), ('00000000-0000-7000-8000-000000000000'),
+           ('ffffffff-ffff-7fff-bfff-ffffffffffff')) AS v(u)
        UNION ALL SELECT gen_random_uuid() FROM generate_series(1, 1000)
        UNION ALL SELECT uuid_generate_v7() FROM generate_series(1, 1000)
        UNION ALL SELECT uuid_v7_greatest(now()) UNION ALL SELECT ulid_least(now())::uuid
+       UNION ALL SELECT uuid_v7_least('1970-01-01 00:00:00+00') UNION ALL SELECT uuid_v7_greatest('10889-08-02 05:31:50.655999+00')
        UNION ALL SELECT md5(i::text)::uuid FROM generate_series(1, 1000) i"
 if [ "$major" -ge 16 ]; then
     check "the types' text input gives soft errors (pg_input_is_valid, pg_input_error_info)" \
@@ -75,15 +79,15 @@ if [ "$major" -ge 16 ]; then
 invalid input syntax for type typeid: \"x\" 22P02"
 fi
 if [ "$major" -ge 17 ]; then
-    check "uuid_version = uuid_extract_version on 3,010 UUIDs of every variant and version" \
-        "$(d -c "SELECT count(*) FILTER (WHERE uuid_version(u) IS NOT DISTINCT FROM uuid_extract_version(u)) FROM ($uuids) s")" "3010"
+    check "uuid_version = uuid_extract_version on 3,017 UUIDs of every variant and version" \
+        "$(d -c "SELECT count(*) FILTER (WHERE uuid_version(u) IS NOT DISTINCT FROM uuid_extract_version(u)) FROM ($uuids) s")" "3017"
     # on 17, uuid_extract_timestamp gives NULL for version 7, where uuid_timestamp gives its time (as 18 does)
     version_7=$([ "$major" -ge 18 ] && echo "uuid_timestamp(u) = uuid_extract_timestamp(u)" ||
                 echo "uuid_extract_timestamp(u) IS NULL AND uuid_timestamp(u) IS NOT NULL")
     check "uuid_timestamp = uuid_extract_timestamp (17: but for version 7, which it has no time of)" \
         "$(d -c "SELECT count(*) FILTER (WHERE CASE WHEN uuid_version(u) = 7 THEN $version_7
                                                 ELSE uuid_timestamp(u) IS NOT DISTINCT FROM uuid_extract_timestamp(u) END)
-                 FROM ($uuids) s")" "3010"
+                 FROM ($uuids) s")" "3017"
 else
     echo "ok: PostgreSQL $major has no uuid_extract_timestamp or uuid_extract_version (idcodec's uuid_timestamp and uuid_version stand in)"
 fi
@@ -96,10 +100,25 @@ if [ "$major" -ge 18 ]; then
                      AND uuid_version(uuid_generate_v7(s)) = 7)
                  FROM unnest(ARRAY['0', '-1 day', '1 mon', '-6 mons 3 days', '100 years', '-50 years 3 hours',
                                    '-1 microsecond']::interval[]) s")" "7"
-    for shift in "-57 years" "8900 years" "infinity"; do
-        ours=$(d -v VERBOSITY=sqlstate -c "SELECT uuid_generate_v7('$shift')" 2>&1 || true)
-        theirs=$(d -v VERBOSITY=sqlstate -c "SELECT uuidv7('$shift')" 2>&1 || true)
-        check "uuid_generate_v7('$shift') fails as uuidv7('$shift') does" "$ours" "$theirs"
+    # the whole range, past 2262-04-11 (2^63 ns since 1970) and up to a second inside each bound
+    check "uuid_generate_v7(shift) = uuidv7(shift) from 1970 to 10889" \
+        "$(d -c "SET timezone = 'UTC'" -c "SELECT count(*) FILTER (WHERE
+                     abs(extract(epoch FROM uuid_timestamp(uuid_generate_v7(s)) - uuid_extract_timestamp(uuidv7(s)))) <= 0.001)
+                 FROM unnest(ARRAY['300 years', '8862 years', '-56 years',
+                                   to_timestamp(9223372036) - clock_timestamp() + interval '1 second',
+                                   timestamptz '1970-01-01 00:00:00+00' - clock_timestamp() + interval '1 second',
+                                   timestamptz '10889-08-02 05:31:50.655+00' - clock_timestamp() - interval '1 second']) s")" "6"
+    for shift in "'-57 years'" "'8864 years'" "'300000 years'" "'-300000 years'" "'infinity'" "'-infinity'" \
+                 "timestamptz '1970-01-01 00:00:00+00' - clock_timestamp() - interval '1 second'" \
+                 "timestamptz '10889-08-02 05:31:50.655+00' - clock_timestamp() + interval '1 second'"; do
+        ours=$(d -v VERBOSITY=sqlstate -c "SELECT uuid_generate_v7($shift)" 2>&1 || true)
+        theirs=$(d -v VERBOSITY=sqlstate -c "SELECT uuidv7($shift)" 2>&1 || true)
+        check "uuid_generate_v7($shift) fails as uuidv7 does" "$ours" "$theirs"
+    done
+elif [ "$major" -ge 17 ]; then
+    for shift in "infinity" "-infinity"; do
+        check "uuid_generate_v7('$shift') fails with 22008" \
+            "$(d -v VERBOSITY=sqlstate -c "SELECT uuid_generate_v7('$shift')" 2>&1 || true)" "ERROR:  22008"
     done
 fi
 
