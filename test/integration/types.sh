@@ -114,6 +114,9 @@ q -c "SELECT id, made, name FROM app_user ORDER BY id" >"$work/user.before"
 q -c "\\copy event TO '$work/event.copy' WITH (FORMAT binary)" -c "\\copy app_user TO '$work/user.copy' WITH (FORMAT binary)"
 q -c "TRUNCATE event, app_user" -c "\\copy app_user FROM '$work/user.copy' WITH (FORMAT binary)" \
   -c "\\copy event FROM '$work/event.copy' WITH (FORMAT binary)"
+# Statistics of the rows now there: an autovacuum ANALYZE that ran during the COPY may have recorded the table as
+# empty, and plans below would be chosen for one row.
+q -c "ANALYZE app_user, event"
 check "binary COPY out and back in: the same 2,000 typeid and 100,050 ulid rows" \
     "$(q -c "SELECT id, made, actor, legacy, payload FROM event ORDER BY id" | cmp -s - "$work/event.before" && echo same;
        q -c "SELECT id, made, name FROM app_user ORDER BY id" | cmp -s - "$work/user.before" && echo same)" "same
@@ -135,9 +138,12 @@ for query in "${queries[@]}"; do
                  -c "SET min_parallel_table_scan_size = 0" -c "SET max_parallel_workers_per_gather = 4" -c "$query")
     check "parallel = serial: ${query:0:70}" "$parallel" "$serial"
 done
-check "a parallel plan is used" \
-    "$(q -c "SET parallel_setup_cost = 0" -c "SET parallel_tuple_cost = 0" -c "SET min_parallel_table_scan_size = 0" \
-         -c "EXPLAIN (COSTS OFF) SELECT count(DISTINCT actor) FROM event WHERE id > '2020-01-01'::timestamptz::ulid" | grep -c Gather)" "1"
+# The planner's choice is forced ($parallel_setting): whatever the costs, the ulid comparison must run in a worker.
+plan=$(q -c "SET $parallel_setting = on" -c "SET parallel_setup_cost = 0" -c "SET parallel_tuple_cost = 0" \
+         -c "SET min_parallel_table_scan_size = 0" \
+         -c "EXPLAIN (COSTS OFF) SELECT count(DISTINCT actor) FROM event WHERE id > '2020-01-01'::timestamptz::ulid")
+below=$(awk '/Gather/ { gather = 1 } gather && /(Filter|Cond): \(id > / { print "below"; exit }' <<<"$plan")
+check "a parallel plan is used: the ulid comparison runs below a Gather" "${below:-$(tr -s '\n ' ' ' <<<"$plan")}" "below"
 
 "$PG_BIN/pg_dump" -Fc -f "$work/dump" "$db"
 psql -X -q -c "CREATE DATABASE ${db}_restored"
