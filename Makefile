@@ -96,6 +96,8 @@ deb:
 # The release archive PGXN takes: the committed sources of HEAD under idcodec-<version>/, the version META.json's.
 DISTVERSION = $(shell sed -n 's/^   "version": "\(.*\)",$$/\1/p' META.json | head -n 1)
 dist:
+	@test "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" || \
+		{ echo "make dist archives the committed sources of HEAD: it needs git and a git checkout" >&2; exit 1; }
 	@mkdir -p $(BUILD)
 	@git archive --format=zip --prefix=idcodec-$(DISTVERSION)/ -o $(BUILD)/idcodec-$(DISTVERSION).zip HEAD
 	@echo $(BUILD)/idcodec-$(DISTVERSION).zip

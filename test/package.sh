@@ -2,7 +2,8 @@
 # Debian package test, as root on Debian 12 with PostgreSQL 15:
 #   1. installs the build dependencies of debian/control if any are missing;
 #   2. builds the package with `dpkg-buildpackage -us -uc -b` in a copy of the sources (the files git tracks, plus
-#      untracked files git does not ignore, so uncommitted work is tested too; never build products), in a
+#      untracked files git does not ignore, so uncommitted work is tested too; never build products; outside a git
+#      checkout, every file .gitignore does not name), in a
 #      directory the postgres user cannot read, as a checkout under /root is;
 #   3. checks the .deb is named postgresql-15-idcodec_<debian/changelog version>_<arch>.deb, that the changelog's
 #      upstream version is idcodec.control's default_version, and that it holds idcodec.so and every *.control and
@@ -45,27 +46,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# copy_sources DEST: the files git tracks (minus deleted ones) and untracked files it does not ignore.
-copy_sources() {
-    local dest=$1
-    mkdir -p "$dest"
-    (
-        cd "$ROOT"
-        git ls-files -z --cached --others --exclude-standard |
-            while IFS= read -r -d '' file; do
-                if [ -e "$file" ] || [ -L "$file" ]; then printf '%s\0' "$file"; fi
-            done |
-            tar --null -T - -cf -
-    ) | tar -C "$dest" -xf -
-}
+# copy_sources SRC DEST: the sources without build products, also outside a git checkout
+source "$ROOT/test/lib/sources.sh"
 
 # ---- build dependencies
-git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1 || fail "$ROOT is not a git checkout (git lists the sources)"
 # The build happens where the postgres user cannot look, as in a checkout under /root (the build-time regression
 # run's server is started as that user).
 mkdir -m 700 "$WORK/build"
 BUILD_SRC=$WORK/build/idcodec
-copy_sources "$BUILD_SRC"
+copy_sources "$ROOT" "$BUILD_SRC"
 if ! command -v dpkg-checkbuilddeps >/dev/null || ! (cd "$BUILD_SRC" && dpkg-checkbuilddeps) >/dev/null 2>&1; then
     log "installing build dependencies"
     export DEBIAN_FRONTEND=noninteractive
@@ -127,7 +116,7 @@ export PG_BIN=$INSTALL/usr/lib/postgresql/$PG_MAJOR/bin
 PG_CONFIG=$PG_BIN/pg_config
 
 CHECK_SRC=$WORK/check/idcodec
-copy_sources "$CHECK_SRC"
+copy_sources "$ROOT" "$CHECK_SRC"
 built=$(find "$CHECK_SRC" \( -name '*.o' -o -name '*.so' -o -name '*.bc' \) -print -quit)
 [ -z "$built" ] || fail "the test copy holds a build product: $built"
 log "make installcheck against the installed package"

@@ -4,6 +4,14 @@
 # directory, idcodec builds and installs (into a staging directory: the test installation keeps its own build).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source test/lib/sources.sh
+if ! is_git_checkout .; then
+    # a checkout without git is the machine's fault (scripts/setup.sh installs git); a tree without .git has no
+    # commits to archive
+    [ ! -e .git ] || { echo "dist: git not found (scripts/setup.sh installs it)"; exit 1; }
+    echo "SKIPPED: dist: the source tree is not a git checkout (make dist archives the committed sources of HEAD)"
+    exit 77
+fi
 version=$(python3 -c 'import json; print(json.load(open("META.json"))["version"])')
 archive=$(make -s dist)
 [ "$archive" = "build/idcodec-$version.zip" ] || { echo "make dist wrote '$archive', not build/idcodec-$version.zip"; exit 1; }

@@ -9,6 +9,7 @@ cd "$(dirname "$0")/../.."
 ROOT=$PWD
 source test/lib/cluster.sh
 source test/lib/postgres_build.sh
+source test/lib/sources.sh
 work=$(mktemp -d)
 chmod 755 "$work"
 system_pg_config=/usr/lib/postgresql/15/bin/pg_config
@@ -43,7 +44,9 @@ run_readme() {
         [ -n "$line" ] || continue
         line=${line#sudo }
         case $line in
-            "git clone "*) git clone -q "$ROOT" "$1/idcodec" ;;
+            # outside a git checkout (the PGXN archive unpacked) there is nothing to clone: its sources are copied
+            "git clone "*) if is_git_checkout "$ROOT"; then git clone -q "$ROOT" "$1/idcodec"
+                           else copy_sources "$ROOT" "$1/idcodec"; fi ;;
             "apt-get install "*) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${line#apt-get install } >>"$work/build.log" 2>&1 ;;
             *) (cd "$1/idcodec" && env PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin bash -c "$line") >>"$work/build.log" 2>&1 ||
                    { tail -n 30 "$work/build.log"; echo "FAILED: $line"; exit 1; } ;;

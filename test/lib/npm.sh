@@ -1,0 +1,33 @@
+# npm for the suites that need packages from its registry (test/interop/npm_install.sh, test/security/check_scripts.sh).
+#
+#   npm_install_or_skip LABEL SECONDS COMMAND...
+#
+# runs `npm install` in the current directory (every package pinned in its package.json) for at most SECONDS, with
+# short network timeouts so that an unreachable registry is noticed quickly, and from npm's cache when it has the
+# packages. Returns
+# when it succeeds or when COMMAND says what is needed is installed anyway. Otherwise prints
+# "SKIPPED: LABEL: npm registry unreachable: REASON" and exits 77 when the registry cannot be reached, and prints
+# npm's output and exits 1 on any other failure (the registry answers, so the failure is ours).
+npm_install_or_skip() {
+    local label=$1 seconds=$2
+    shift 2
+    local npm_flags=(--no-audit --no-fund --no-update-notifier --loglevel=error --prefer-offline
+                     --fetch-timeout=15000 --fetch-retries=1 --fetch-retry-mintimeout=1000 --fetch-retry-maxtimeout=3000)
+    local out
+    out=$(timeout "$seconds" npm install "${npm_flags[@]}" 2>&1) && return 0
+    "$@" && return 0
+    # An unreachable registry (skip) told from any other npm failure (fail): npm names the network error, or the
+    # registry does not answer a ping (a timeout, or certificates this machine cannot verify).
+    local network_error reason
+    network_error=$(grep -oE 'E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH|HOSTUNREACH|SOCKETTIMEOUT)|network|proxy|getaddrinfo|socket hang up' \
+                    <<<"$out" | head -n1 || true)
+    if [ -n "$network_error" ] || ! timeout 30 npm ping --fetch-timeout=10000 --fetch-retries=0 >/dev/null 2>&1; then
+        reason=$({ grep -m1 -E 'FetchError|request to .* failed' <<<"$out" ||
+                   grep -m1 -E 'npm (error|ERR!)' <<<"$out" || true; } | sed -E 's/^npm (error|ERR!) *//')
+        echo "SKIPPED: $label: npm registry unreachable: ${reason:-${network_error:-npm install timed out}}"
+        exit 77
+    fi
+    echo "$label: npm install failed although the registry answers:" >&2
+    printf '%s\n' "$out" >&2
+    exit 1
+}
