@@ -24,7 +24,8 @@ export PG_BIN=$IDCODEC_INSTALL$SYSTEM_PG/bin
 # git: `make dist` and the README's clone; ca-certificates: npm's registry over HTTPS (Debian's nodejs only
 # recommends it).
 REQUIRED_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib make g++ clang libclang-rt-14-dev
-                   libgtest-dev libbenchmark-dev libssl-dev locales python3 libpq-dev clang-format git ca-certificates)
+                   libgtest-dev libbenchmark-dev libssl-dev locales python3 libpq-dev clang-format
+                   git ca-certificates)
 # The suites run again in a database with this locale, whose case rules differ from ASCII ('I' lowercases to 'ı').
 export TEST_LOCALE=tr_TR.UTF-8
 

@@ -44,7 +44,7 @@ run_readme() {
         [ -n "$line" ] || continue
         line=${line#sudo }
         case $line in
-            # outside a git checkout (the PGXN archive unpacked) there is nothing to clone: its sources are copied
+            # outside a git checkout (the PGXN archive unpacked) there is nothing to clone: the sources are copied
             "git clone "*) if is_git_checkout "$ROOT"; then git clone -q "$ROOT" "$1/idcodec"
                            else copy_sources "$ROOT" "$1/idcodec"; fi ;;
             "apt-get install "*) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${line#apt-get install } >>"$work/build.log" 2>&1 ;;

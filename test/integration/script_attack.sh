@@ -25,7 +25,8 @@ check() {  # check WHAT GOT EXPECTED
 
 traps=1
 under="under the traps"
-if used=$(bash test/security/check_scripts.sh --names idcodec--*.sql idcodec_pg_hashids--*.sql test/security/vulnerable-1.3.0/*.sql); then
+if used=$(bash test/security/check_scripts.sh --names idcodec--*.sql idcodec_pg_hashids--*.sql \
+                test/security/vulnerable-1.3.0/*.sql); then
     echo "traps for: $(tr '\n' ' ' <<<"$used")"
 elif [ $? -eq 77 ]; then
     echo "SKIPPED: script attack: the traps and the control on 1.3.0's scripts: ${used#*SKIPPED: }"

@@ -1,4 +1,5 @@
-# npm for the suites that need packages from its registry (test/interop/npm_install.sh, test/security/check_scripts.sh).
+# npm for the suites that need packages from its registry (test/interop/npm_install.sh,
+# test/security/check_scripts.sh).
 #
 #   npm_install_or_skip LABEL SECONDS COMMAND...
 #
