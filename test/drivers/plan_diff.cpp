@@ -229,6 +229,10 @@ std::vector<Setting> settings_matrix(int server_version) {
          "SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;"
          "SET min_parallel_table_scan_size = 0; SET min_parallel_index_scan_size = 0;" +
              force_parallel},
+        // where the server has JIT (its expressions compiled, without inlining or optimization, which cost time
+        // and change no result); elsewhere the same as the default
+        {"JIT",
+         "SET jit = on; SET jit_above_cost = 0; SET jit_inline_above_cost = -1; SET jit_optimize_above_cost = -1;"},
         {"no partition pruning, partitionwise",
          "SET enable_partition_pruning = off; SET enable_partitionwise_join = on;"
          "SET enable_partitionwise_aggregate = on;"},
@@ -730,8 +734,10 @@ struct Outcome {
 Outcome run(PGconn* connection, const Query& query, int side, const std::string& settings, int serial,
             const std::string& plan_cache_mode, std::mt19937_64* literal_rng, const std::string& schema) {
     Outcome outcome;
-    const std::string set = "RESET ALL; SET statement_timeout = '60s'; SET search_path = diff, " + schema +
-                            "; SET plan_cache_mode = " + plan_cache_mode + "; " + settings;
+    // JIT off but where a setting asks for it: the costs of disabled plans (enable_* = off) would otherwise pass
+    // its thresholds and compile nearly every query, at a hundred milliseconds each
+    const std::string set = "RESET ALL; SET statement_timeout = '60s'; SET jit = off; SET search_path = diff, " +
+                            schema + "; SET plan_cache_mode = " + plan_cache_mode + "; " + settings;
     Result result(nullptr, PQclear);
     if (query.prepared) {
         const Result done = exec(connection, set);
@@ -739,9 +745,9 @@ Outcome run(PGconn* connection, const Query& query, int side, const std::string&
         const std::string name = "q" + std::to_string(serial) + "_" + std::to_string(side);
         std::vector<Oid> types;
         for (const std::string& oid : query.parameter_types[side]) types.push_back(static_cast<Oid>(std::stoul(oid)));
-        const Result prepared(PQprepare(connection, name.c_str(), query.sql[side].c_str(),
-                                        static_cast<int>(types.size()), types.data()),
-                              PQclear);
+        const Result prepared(
+            PQprepare(connection, name.c_str(), query.sql[side].c_str(), static_cast<int>(types.size()), types.data()),
+            PQclear);
         if (!succeeded(prepared.get())) return {true, error_of(prepared.get()), {}};
         const Side renderer{side == 1, schema, literal_rng};
         std::vector<std::string> texts;
@@ -806,7 +812,8 @@ void compare_plans(PGconn* with, PGconn* without, const Catalog& catalog, const 
             std::string plans[2];
             PGconn* connections[2] = {with, without};
             for (int i = 0; i < 2; ++i) {
-                const Result set = exec(connections[i], "RESET ALL; SET search_path = plans; " + setting.sql);
+                const Result set =
+                    exec(connections[i], "RESET ALL; SET jit = off; SET search_path = plans; " + setting.sql);
                 const Result result = exec(connections[i], "EXPLAIN (COSTS OFF) " + query.sql[1]);
                 if (!succeeded(set.get()) || !succeeded(result.get())) {
                     plans[i] = "error: " + error_of(succeeded(set.get()) ? result.get() : set.get());
@@ -878,7 +885,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     // amvalidate's INFO lines say what a class lacks; the failure it returns is reported instead
-    PQsetNoticeProcessor(connection.get(), [](void*, const char*) {}, nullptr);
+    PQsetNoticeProcessor(
+        connection.get(), [](void*, const char*) {}, nullptr);
     Report report{seed, show, 0, 0, {}};
     try {
         const Catalog catalog = read_catalog(connection.get());
@@ -895,7 +903,8 @@ int main(int argc, char** argv) {
         int serial = 0;
         for (const Query& query : queries) {
             ++serial;
-            const Outcome expected = run(connection.get(), query, 1, "", serial, "force_custom_plan", &literal_rng, catalog.schema);
+            const Outcome expected =
+                run(connection.get(), query, 1, "", serial, "force_custom_plan", &literal_rng, catalog.schema);
             if (expected.failed) {
                 ++report.cases;
                 report.fail("reference", query.label + ": the reference query failed", "default", &query,
