@@ -23,6 +23,7 @@ namespace {
 
 // A keyring is a few lines a key; anything larger is no keyring.
 constexpr off_t max_keyring_bytes = 1 << 20;
+constexpr const char* keyring_setting = "idcodec.keyring_file";
 
 char* keyring_file = nullptr;   // the setting: the file's path
 const char* keyring = nullptr;  // the file's text (the setting's "extra"); null when no file is set
@@ -30,15 +31,23 @@ std::uint64_t generation = 0;
 // Why the file last named could not be used (empty when it could): told to whoever then asks for a named key. It
 // never holds the path, which only superusers may see.
 char keyring_problem[256] = "";
+// True while this process defines the setting (loads idcodec), when a refused file is logged with its path.
+bool defining = false;
 
 // Refuses the file for the reason given (kept in keyring_problem), with a message of the hook's own: the server
 // would otherwise write one quoting the setting.
-bool refuse(const char* reason, ...) pg_attribute_printf(1, 2);
-bool refuse(const char* reason, ...) {
+bool refuse(const char* path, const char* reason, ...) pg_attribute_printf(2, 3);
+bool refuse(const char* path, const char* reason, ...) {
     va_list arguments;
     va_start(arguments, reason);
     vsnprintf(keyring_problem, sizeof keyring_problem, reason, arguments);
     va_end(arguments);
+    // The path goes to the server's log only, so the error of a named key can send an administrator there. It is
+    // written where PostgreSQL reports a setting's refusal: by the postmaster (at start, on a reload) and by a
+    // backend loading idcodec; backends re-reading the file on a reload would only repeat the postmaster's line.
+    if (defining || !IsUnderPostmaster)
+        ereport(LOG_SERVER_ONLY,
+                (errmsg("idcodec cannot use the keyring file \"%s\"", path), errdetail("%s", keyring_problem)));
     GUC_check_errcode(ERRCODE_CONFIG_FILE_ERROR);
     // Not the path: a backend loading idcodec tells this to its client, who may not see the setting.
     GUC_check_errmsg("the file named in idcodec.keyring_file cannot be used");
@@ -56,12 +65,12 @@ bool read_keyring_file(char** newval, void** extra, GucSource) {
     if (path == nullptr || *path == '\0' || InitializingParallelWorker || IsParallelWorker()) return true;
     // O_NONBLOCK: opening a FIFO must not wait for a writer (the file is checked to be a regular one below).
     const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) return refuse("The file could not be opened: %s.", strerror(errno));
+    if (fd < 0) return refuse(path, "The file could not be opened: %s.", strerror(errno));
     struct stat status;
     if (fstat(fd, &status) != 0) {
         const int saved_errno = errno;
         close(fd);
-        return refuse("The file could not be examined: %s.", strerror(saved_errno));
+        return refuse(path, "The file could not be examined: %s.", strerror(saved_errno));
     }
     const bool own = status.st_uid == geteuid(), root = status.st_uid == 0;
     const char* problem = nullptr;
@@ -78,7 +87,7 @@ bool read_keyring_file(char** newval, void** extra, GucSource) {
         problem = "It is larger than 1 MB.";
     if (problem != nullptr) {
         close(fd);
-        return refuse("%s", problem);
+        return refuse(path, "%s", problem);
     }
     const auto size = static_cast<std::size_t>(status.st_size);
     auto* text = static_cast<char*>(setting_memory(size + 1));
@@ -108,10 +117,10 @@ bool read_keyring_file(char** newval, void** extra, GucSource) {
         idcodec::wipe(text, size + 1);
         free_setting_memory(text);
         if (!read_whole)
-            return saved_errno != 0 ? refuse("The file could not be read: %s.", strerror(saved_errno))
-                                    : refuse("The file changed while it was read.");
-        if (holds_nul) return refuse("The file holds a NUL byte.");
-        return refuse("The file is malformed: %s.", error.message);
+            return saved_errno != 0 ? refuse(path, "The file could not be read: %s.", strerror(saved_errno))
+                                    : refuse(path, "The file changed while it was read.");
+        if (holds_nul) return refuse(path, "The file holds a NUL byte.");
+        return refuse(path, "The file is malformed: %s.", error.message);
     }
     *extra = text;
     return true;
@@ -123,16 +132,48 @@ void use_keyring(const char*, void* extra) {
     ++generation;
 }
 
+// The setting's value in the configuration files, read as a reload reads them (postgresql.conf with what it
+// includes, then postgresql.auto.conf, the last value winning); null when they do not set it.
+char* configured_keyring_file() {
+    ConfigVariable* head = nullptr;
+    ConfigVariable* tail = nullptr;
+    char* value = nullptr;
+    // LOG_SERVER_ONLY: a syntax error quotes the configuration's paths, which the client may not see.
+    if (ParseConfigFile(ConfigFileName, true, nullptr, 0, 0, LOG_SERVER_ONLY, &head, &tail) &&
+        ParseConfigFile(PG_AUTOCONF_FILENAME, false, nullptr, 0, 0, LOG_SERVER_ONLY, &head, &tail))
+        for (const ConfigVariable* item = head; item != nullptr; item = item->next)
+            if (pg_strcasecmp(item->name, keyring_setting) == 0) value = item->value;
+    if (value != nullptr) value = pstrdup(value);
+    FreeConfigVariables(head);
+    return value;
+}
+
 }  // namespace
 
 void define_keyring_setting() {
+    // Before a backend loads idcodec, the server holds the setting as a placeholder, which takes a value from the
+    // client (-c in PGOPTIONS or options=) or a database's or role's settings over the configuration's, and keeps
+    // only that one. Defining the setting refuses such a value (with a warning), and the backend would be left
+    // with no keyring: it then reads the configuration's value again. (Where idcodec is preloaded, the setting is
+    // defined before any client connects, and a connection asking for a value is refused.)
+    const bool configured_value_lost = setting_reset_source(keyring_setting) > PGC_S_ARGV;
+    defining = true;
     // SIGHUP: set only in the configuration files (so only by a superuser), and read again on a reload.
     // GUC_SUPERUSER_ONLY: only superusers and members of pg_read_all_settings see even the path.
     DefineCustomStringVariable(
-        "idcodec.keyring_file", "File of named FF1 keys for idcrypt_encode and idcrypt_decode (key_name => ...).",
+        keyring_setting, "File of named FF1 keys for idcrypt_encode and idcrypt_decode (key_name => ...).",
         "Lines of name = hex (32, 48 or 64 hex digits), # for comments. The file must be readable by the server's "
         "user only (0600). Read at start and on every reload.",
         &keyring_file, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY | GUC_NOT_IN_SAMPLE, read_keyring_file, use_keyring, nullptr);
+    if (configured_value_lost) {
+        char* configured = configured_keyring_file();
+        if (configured != nullptr) {
+            set_config_option(keyring_setting, configured, PGC_SIGHUP, PGC_S_FILE, GUC_ACTION_SET, true, WARNING,
+                              false);
+            pfree(configured);
+        }
+    }
+    defining = false;
 }
 
 std::string_view keyring_text() {
@@ -144,10 +185,11 @@ std::string_view keyring_text() {
                         errhint("Declare the function that calls them PARALLEL RESTRICTED.")));
     if (keyring == nullptr) {
         if (keyring_problem[0] != '\0')
-            ereport(ERROR, (errcode(ERRCODE_CONFIG_FILE_ERROR),
-                            errmsg("the idcodec keyring file named in idcodec.keyring_file could not be used"),
-                            errdetail("%s", keyring_problem),
-                            errhint("The server's log names the file; fix it and reload the configuration.")));
+            ereport(ERROR,
+                    (errcode(ERRCODE_CONFIG_FILE_ERROR),
+                     errmsg("the idcodec keyring file named in idcodec.keyring_file could not be used"),
+                     errdetail("%s", keyring_problem),
+                     errhint("The server's log names the file and says why; fix it and reload the configuration.")));
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE), errmsg("no idcodec keyring file is set"),
                         errhint("Name a file of keys readable only by the server's user in idcodec.keyring_file "
                                 "and reload the configuration. Since idcodec 1.4.0, keys are no longer read from "

@@ -20,6 +20,7 @@ extern "C" {
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/guc_tables.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
@@ -52,6 +53,21 @@ inline void free_setting_memory(void* memory) {
 #else
     free(memory);
 #endif
+}
+
+// Where the value a setting resets to came from (for a placeholder: the value the server holds for a module's setting
+// before the module defines it); PGC_S_DEFAULT when the server has no such setting. PostgreSQL 15 does not export
+// its lookup by name.
+inline GucSource setting_reset_source(const char* name) {
+#if PG_VERSION_NUM >= 160000
+    const config_generic* setting = find_option(name, false, true, DEBUG5);
+    if (setting != nullptr) return setting->reset_source;
+#else
+    config_generic** settings = get_guc_variables();
+    for (int i = 0, count = GetNumConfigOptions(); i < count; ++i)
+        if (pg_strcasecmp(settings[i]->name, name) == 0) return settings[i]->reset_source;
+#endif
+    return PGC_S_DEFAULT;
 }
 
 // Refuses the text input of a type, quoting (the start of) the text: a soft error where the caller asked for one
