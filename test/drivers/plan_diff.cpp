@@ -196,7 +196,7 @@ struct Query {
     std::string label;
     bool ordered = false;  // the order of the rows is part of the answer
     std::string sql[2];    // [0] idcodec, [1] reference
-    // prepared queries: the parameters' type OIDs and texts (NULL as nullopt-like empty marker)
+    // prepared queries: the parameters' type OIDs per side, their values and the type they are of
     bool prepared = false;
     std::vector<std::string> parameter_types[2];
     std::vector<Value> parameters;
