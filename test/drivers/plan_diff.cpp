@@ -352,11 +352,12 @@ Catalog read_catalog(PGconn* connection) {
     add("typeid", catalog.schema + ".typeid", "bytea", Domain::type_id, true);
     add("uuid", "uuid", "uuid", Domain::uuid, false);
 
-    // every base type of the extensions must have a model above
+    // every base type of the extensions must have a model above (their array types, members too from PostgreSQL 18
+    // on, are arrays of these)
     Result result =
         must(connection, std::string("SELECT x.oid, x.oid::regtype FROM pg_catalog.pg_type x") + owned_by_extensions +
                              " AND d.classid = 'pg_type'::regclass "
-                             "WHERE x.typtype = 'b' ORDER BY 1");
+                             "WHERE x.typtype = 'b' AND x.typcategory <> 'A' ORDER BY 1");
     for (int row = 0; row < PQntuples(result.get()); ++row)
         if (!catalog.model_of(PQgetvalue(result.get(), row, 0)))
             catalog.problems.push_back(std::string("type ") + PQgetvalue(result.get(), row, 1) +
