@@ -33,6 +33,7 @@ if out=$(build/plan_diff "dbname=idcodec_plans" --seed "$seed" --rounds "$rounds
     summary=$(tail -n 1 <<<"$out")
     counted=$(grep -oP '[0-9]+(?= cases)' <<<"$summary")
     if [ "${counted:-0}" -ge 2000 ]; then echo "ok: $version, ${summary#plan_diff: }"; else fail "too few cases: $summary"; fi
+    main_summary=${summary#plan_diff: }
 else
     fail "the differential test on $version (repeat with IDCODEC_PLAN_SEED=$seed IDCODEC_PLAN_ROUNDS=$rounds IDCODEC_PLAN_CASES=$cases):"
     sed 's/^/    /' <<<"$out" | head -n 80
@@ -87,4 +88,6 @@ else
     fail "the differential test on 1.5.0 updated to $version:"; sed 's/^/    /' <<<"$out" | head -n 60
 fi
 
+# the line the test command shows for every major
+echo "planner: $failures failures; $version: ${main_summary:-not run}"
 [ "$failures" -eq 0 ]
