@@ -158,7 +158,7 @@ $(BUILD)/binary_types: test/drivers/binary_types.cpp
 	@mkdir -p $(BUILD)
 	$(CXX) $(CXXSTD) -O2 -g -Wall -Wextra -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq
 
-# The differential query test of the types (test/integration/differential.sh runs it; `make fuzz-plans` runs a long
+# The differential query test of the types (test/integration/planner.sh runs it; `make fuzz-plans` runs a long
 # one with new seeds).
 $(BUILD)/plan_diff: test/drivers/plan_diff.cpp
 	@mkdir -p $(BUILD)

@@ -602,7 +602,8 @@ ALTER OPERATOR FAMILY ulid_ops USING btree ADD
     FUNCTION 1 (ulid, uuid) ulid_uuid_cmp(ulid, uuid),
     FUNCTION 1 (uuid, ulid) uuid_ulid_cmp(uuid, ulid),
     -- uuid with uuid, by uuid's own operators and functions: a family with two types needs every comparison among
-    -- them, or the planner fails on IN lists, = ANY arrays and merge joins that mix them
+    -- them, or the planner fails on IN lists and = ANY arrays that mix them (an index scan sorts the array by the
+    -- family's order of its elements' type)
     OPERATOR 1 pg_catalog.< (uuid, uuid),
     OPERATOR 2 pg_catalog.<= (uuid, uuid),
     OPERATOR 3 pg_catalog.= (uuid, uuid),

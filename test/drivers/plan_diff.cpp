@@ -18,12 +18,13 @@
 //
 //   --seed N     the generator's seed (default 1); printed with every failure, so a run can be repeated
 //   --rounds N   how many times each shape is generated per operator and type, with new constants (default 1)
-//   --cases N    about N cases: the queries are sampled (a different sample per seed) so that queries x settings
-//                is about N (default: every query generated)
+//   --cases N    about N cases: every query runs, each under a share of the settings (a different share per
+//                query and seed) so that the cases are about N (default: each under every setting)
 //   --show N     how many failures are shown in full (default 10)
-//   --plans-without CONNINFO   also: the reference queries (plain uuid and bytea ones) must have the same plans,
-//                as EXPLAIN (COSTS OFF) shows them under every setting, in a database of the same server without
-//                idcodec as in CONNINFO's database with it
+//   --plans-without CONNINFO   also: the reference queries (plain uuid and bytea ones, prepared ones with custom
+//                and generic plans) must have the same plans, as EXPLAIN (COSTS OFF) shows them under the settings
+//                they run under, in a database of the same server without idcodec as in CONNINFO's database with it
+//                (idcodec's schema on the search path)
 //
 // Prints one summary line; exit status 0 when every case passed, 1 when one failed, 2 on a usage or setup error.
 #include <algorithm>
@@ -150,6 +151,9 @@ struct TypeModel {
     std::string oid;
     std::string reference_oid;
     bool has_min_max = false;  // min and max aggregates (from the catalog)
+    std::string array_oid;
+    std::string reference_array_oid;
+    bool casts_to_reference = false;  // a binary-coercible cast to the reference type (from the catalog)
 };
 
 struct OperatorModel {
@@ -166,6 +170,7 @@ struct Side {
     std::mt19937_64* rng;  // the idcodec side varies the text of its literals (ULID or UUID text for a ulid)
 
     std::string column() const { return reference ? "r" : "v"; }
+    Side as_reference() const { return Side{true, schema, rng}; }
     std::string type(const TypeModel& model) const { return reference ? model.reference : model.sql_type; }
     std::string op(const OperatorModel& op) const {
         return "OPERATOR(" + (reference ? std::string("pg_catalog") : schema) + "." + op.name + ")";
@@ -185,6 +190,25 @@ struct Side {
         return uuid_text(value.uuid);
     }
 
+    // An array's text, as a driver sends a list in one parameter.
+    std::string array_text(const TypeModel& model, const std::vector<Value>& values) const {
+        std::string out = "{";
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (i) out += ",";
+            if (values[i].null) {
+                out += "NULL";
+                continue;
+            }
+            out += '"';
+            for (const char c : text(model, values[i])) {
+                if (c == '"' || c == '\\') out += '\\';
+                out += c;
+            }
+            out += '"';
+        }
+        return out + "}";
+    }
+
     std::string literal(const TypeModel& model, const Value& value) const {
         if (value.null) return "NULL::" + type(model);
         return "'" + text(model, value) + "'::" + type(model);
@@ -201,6 +225,7 @@ struct Query {
     std::vector<std::string> parameter_types[2];
     std::vector<Value> parameters;
     const TypeModel* parameter_model = nullptr;
+    bool array_parameter = false;  // the parameters go as one array ($1), as drivers send a list
 };
 
 // ---- the planner settings
@@ -279,7 +304,6 @@ Pools make_pools(std::mt19937_64& rng) {
     }
     std::shuffle(pools.uuids.begin(), pools.uuids.end(), rng);
     for (int i = 0; i < 6; ++i) pools.uuid_absent.push_back({false, "", random_uuid(rng)});
-    pools.uuid_absent.push_back({false, "", ones});  // stored or not, as the shuffle placed it
     // prefixes: none, one that begins another, the longest (63 letters), underscores
     const std::vector<std::string> prefixes = {"", "a", "ab", "abc", "b", "user", "user_account", std::string(63, 'z')};
     for (int i = 0; i < 48; ++i) {
@@ -338,7 +362,8 @@ Catalog read_catalog(PGconn* connection) {
     if (catalog.schema.empty()) throw std::runtime_error("idcodec is not installed in this database");
     catalog.server_version = std::atoi(single(connection, "SHOW server_version_num").c_str());
     const auto add = [&](std::string key, std::string type, std::string reference, Domain domain, bool extension_type) {
-        auto model = std::make_unique<TypeModel>(TypeModel{key, type, reference, domain, extension_type, "", ""});
+        auto model = std::make_unique<TypeModel>(
+            TypeModel{key, type, reference, domain, extension_type, "", "", false, "", "", false});
         model->oid = single(connection, "SELECT '" + type + "'::regtype::oid");
         model->reference_oid = single(connection, "SELECT '" + reference + "'::regtype::oid");
         model->has_min_max = single(connection,
@@ -346,6 +371,13 @@ Catalog read_catalog(PGconn* connection) {
                                     "p.oid = a.aggfnoid WHERE p.proname IN ('min', 'max') AND p.pronargs = 1 AND "
                                     "p.proargtypes[0] = " +
                                         model->oid) == "2";
+        model->array_oid = single(connection, "SELECT typarray FROM pg_catalog.pg_type WHERE oid = " + model->oid);
+        model->reference_array_oid =
+            single(connection, "SELECT typarray FROM pg_catalog.pg_type WHERE oid = " + model->reference_oid);
+        model->casts_to_reference =
+            model->oid != model->reference_oid &&
+            single(connection, "SELECT count(*) FROM pg_catalog.pg_cast WHERE castmethod = 'b' AND castsource = " +
+                                   model->oid + " AND casttarget = " + model->reference_oid) == "1";
         catalog.types.push_back(std::move(model));
     };
     add("ulid", catalog.schema + ".ulid", "uuid", Domain::uuid, true);
@@ -514,6 +546,9 @@ struct Generator {
         const Value c = pick(R), c_left = pick(L);
         std::vector<Value> list = {pick(R), pick(R), pick(R)};
         if (rng() % 3 == 0) list.push_back(Value{true, "", {}});
+        // ten or more: the executor hashes an = ANY or <> ALL list this long (with the family's hash function)
+        std::vector<Value> long_list;
+        for (int i = 0; i < 12; ++i) long_list.push_back(pick(R));
         const std::vector<Value> empty;
         const int n = static_cast<int>(rng() % 7);
         const std::string joined =
@@ -550,13 +585,30 @@ struct Generator {
             add(name + quantifier + " (subquery)", false, [&](const Side& s) {
                 return "SELECT k FROM " + s.table("d", L) + " a WHERE a." + s.column() + " " + s.op(op) + " " +
                        quantifier + " (SELECT b." + s.column() + " FROM " + s.table("e", R) + " b WHERE b.k % 5 <> " +
-                       std::to_string(n % 5) + ")";
+                       std::to_string(n % 5) + (quantifier == "ALL" ? " AND b." + s.column() + " IS NOT NULL" : "") +
+                       ")";
+            });
+            add(name + quantifier + " (array of twelve, hashed)", false, [&](const Side& s) {
+                return "SELECT k FROM " + s.table("d", L) + " WHERE " + s.column() + " " + s.op(op) + " " + quantifier +
+                       " (" + array(s, R, long_list) + ")";
             });
         }
+        // (without the set's NULLs, which make NOT ANY never true)
         add(name + "NOT ANY (subquery)", false, [&](const Side& s) {
             return "SELECT k FROM " + s.table("d", L) + " a WHERE NOT (a." + s.column() + " " + s.op(op) +
-                   " ANY (SELECT b." + s.column() + " FROM " + s.table("e", R) + " b))";
+                   " ANY (SELECT b." + s.column() + " FROM " + s.table("e", R) + " b WHERE b." + s.column() +
+                   " IS NOT NULL))";
         });
+        // in the target list: a subplan (hashed where the operator hashes) that answers true, false or NULL per row
+        for (const std::string nulls : {"", " AND b.k > 0"}) {
+            add(name + "ANY (subquery) per row" + (nulls.empty() ? ", no NULLs in the set" : ""), false,
+                [&](const Side& s) {
+                    return "SELECT a.k, a." + s.column() + " " + s.op(op) + " ANY (SELECT b." + s.column() + " FROM " +
+                           s.table("e", R) + " b WHERE " +
+                           (nulls.empty() ? "b." + s.column() + " IS NOT NULL" : std::string("b.k > 0")) + ") FROM " +
+                           s.table("d", L) + " a";
+                });
+        }
         add(name + "EXISTS (semi join)", false, [&](const Side& s) {
             return "SELECT k FROM " + s.table("d", L) + " a WHERE EXISTS (SELECT 1 FROM " + s.table("e", R) +
                    " b WHERE a." + s.column() + " " + s.op(op) + " b." + s.column() + ")";
@@ -595,6 +647,12 @@ struct Generator {
                 for (std::size_t i = 0; i < list.size(); ++i) values += (i ? ", " : "") + s.literal(R, list[i]);
                 return "SELECT k FROM " + s.table("d", L) + " WHERE " + s.column() + in + values + ")";
             });
+            add(name + in.substr(1) + "list of twelve, hashed)", false, [&](const Side& s) {
+                std::string values;
+                for (std::size_t i = 0; i < long_list.size(); ++i)
+                    values += (i ? ", " : "") + s.literal(R, long_list[i]);
+                return "SELECT k FROM " + s.table("d", L) + " WHERE " + s.column() + in + values + ")";
+            });
             add(name + in.substr(1) + "list) on partitions", false, [&](const Side& s) {
                 std::string values;
                 for (std::size_t i = 0; i < list.size(); ++i) values += (i ? ", " : "") + s.literal(R, list[i]);
@@ -602,7 +660,8 @@ struct Generator {
             });
             add(name + in.substr(1) + "subquery)", false, [&](const Side& s) {
                 return "SELECT k FROM " + s.table("d", L) + " WHERE " + s.column() + in + "SELECT " + s.column() +
-                       " FROM " + s.table("e", R) + " WHERE k % 6 <> " + std::to_string(n % 6) + ")";
+                       " FROM " + s.table("e", R) + " WHERE k % 6 <> " + std::to_string(n % 6) + " AND " + s.column() +
+                       " IS NOT NULL)";
             });
         }
         if (op.name == "=") {
@@ -624,6 +683,13 @@ struct Generator {
             return "SELECT k FROM " + s.table("d", L) + " WHERE " + s.column() + " " + s.op(op) +
                    " ANY (ARRAY[$1, $2])";
         });
+        prepared(name + "prepared = ANY ($1), one array parameter", L, R, [&](const Side& s) {
+            return "SELECT k FROM " + s.table("d", L) + " WHERE " + s.column() + " " + s.op(op) + " ANY ($1)";
+        });
+        queries.back().array_parameter = true;
+        queries.back().parameters = {pick(R), pick(R), pick(R)};
+        queries.back().parameter_types[0] = {R.array_oid};
+        queries.back().parameter_types[1] = {R.reference_array_oid};
         prepared(name + "prepared on hash partitions", L, R, [&](const Side& s) {
             return "SELECT k FROM " + s.table("ph", L) + " WHERE " + s.column() + " " + s.op(op) + " $1";
         });
@@ -698,6 +764,28 @@ struct Generator {
             return "SELECT a.k, b.k FROM " + s.table("d", T) + " a JOIN " + s.table("e", T) + " b ON a." + s.column() +
                    " = b." + s.column() + " ORDER BY a." + s.column() + ", a.k, b.k LIMIT 40";
         });
+        // a column cast to its reference type (free: the same bytes) is compared by the reference type's operators,
+        // which the planner may then match to the column's own indexes and partitions
+        if (T.casts_to_reference) {
+            const std::vector<Value> values = {pick(T), pick(T), pick(T)};
+            for (const std::string op : {"=", "<", ">="}) {
+                add(name + "cast to " + T.reference + ", " + op, false, [&](const Side& s) {
+                    return "SELECT k FROM " + s.table("d", T) + " WHERE " + s.column() + "::" + T.reference +
+                           " OPERATOR(pg_catalog." + op + ") " + s.as_reference().literal(T, c);
+                });
+                add(name + "cast to " + T.reference + " on partitions, " + op, false, [&](const Side& s) {
+                    return "SELECT k FROM " + s.table("ph", T) + " WHERE " + s.column() + "::" + T.reference +
+                           " OPERATOR(pg_catalog." + op + ") " + s.as_reference().literal(T, c);
+                });
+            }
+            add(name + "cast to " + T.reference + ", IN list", false, [&](const Side& s) {
+                std::string list;
+                for (std::size_t i = 0; i < values.size(); ++i)
+                    list += (i ? ", " : "") + s.as_reference().literal(T, values[i]);
+                return "SELECT k FROM " + s.table("d", T) + " WHERE " + s.column() + "::" + T.reference + " IN (" +
+                       list + ")";
+            });
+        }
         if (T.has_min_max) {
             for (const std::string aggregate : {"min", "max"}) {
                 for (const std::string kind : {"d", "pr", "ph"}) {
@@ -753,9 +841,14 @@ Outcome run(PGconn* connection, const Query& query, int side, const std::string&
         const Side renderer{side == 1, schema, literal_rng};
         std::vector<std::string> texts;
         std::vector<const char*> values;
-        for (const Value& value : query.parameters) texts.push_back(renderer.text(*query.parameter_model, value));
-        for (std::size_t i = 0; i < texts.size(); ++i)
-            values.push_back(query.parameters[i].null ? nullptr : texts[i].c_str());
+        if (query.array_parameter) {
+            texts.push_back(renderer.array_text(*query.parameter_model, query.parameters));
+            values.push_back(texts[0].c_str());
+        } else {
+            for (const Value& value : query.parameters) texts.push_back(renderer.text(*query.parameter_model, value));
+            for (std::size_t i = 0; i < texts.size(); ++i)
+                values.push_back(query.parameters[i].null ? nullptr : texts[i].c_str());
+        }
         result.reset(PQexecPrepared(connection, name.c_str(), static_cast<int>(values.size()), values.data(), nullptr,
                                     nullptr, 0));
         exec(connection, "DEALLOCATE " + name);
@@ -801,51 +894,86 @@ struct Report {
     }
 };
 
-// The plans of the reference queries in a database with idcodec and in one without it.
-void compare_plans(PGconn* with, PGconn* without, const Catalog& catalog, const Pools& pools, std::uint64_t seed,
-                   const std::vector<Query>& queries, const std::vector<Setting>& settings, Report& report) {
-    create_tables(with, catalog, pools, "plans", true, seed);
-    // the same tables (of built-in types only), where idcodec's schema on the search path is not there
-    create_tables(without, catalog, pools, "plans", true, seed);
-    for (const Query& query : queries) {
-        if (query.prepared) continue;
-        for (const Setting& setting : settings) {
-            std::string plans[2];
-            PGconn* connections[2] = {with, without};
-            for (int i = 0; i < 2; ++i) {
-                const Result set =
-                    exec(connections[i], "RESET ALL; SET jit = off; SET search_path = plans; " + setting.sql);
-                const Result result = exec(connections[i], "EXPLAIN (COSTS OFF) " + query.sql[1]);
-                if (!succeeded(set.get()) || !succeeded(result.get())) {
-                    plans[i] = "error: " + error_of(succeeded(set.get()) ? result.get() : set.get());
-                } else {
-                    for (const std::string& line : rows_of(result.get())) plans[i] += line + "\n";
-                }
-            }
-            ++report.cases;
-            if (plans[0] != plans[1])
-                report.fail("plan",
-                            "the plan of a reference query changed with idcodec installed (" + query.label + ")",
-                            setting.name, nullptr,
-                            "with idcodec:\n" + plans[0] + "without:\n" + plans[1] + "query: " + query.sql[1]);
-        }
+// The settings each query runs under: every one, or a share of them chosen per query by the seed, so that the
+// cases come to about `cases` while every query runs and every setting is used alike.
+std::vector<std::vector<std::size_t>> settings_per_query(std::size_t queries, std::size_t settings, long cases,
+                                                         std::uint64_t seed) {
+    std::size_t share = settings;
+    if (cases > 0 && queries > 0)
+        share = std::clamp<std::size_t>((static_cast<std::size_t>(cases) + queries - 1) / queries, 1, settings);
+    std::mt19937_64 rng(seed + 2);
+    std::vector<std::vector<std::size_t>> chosen(queries);
+    for (auto& indices : chosen) {
+        indices.resize(settings);
+        for (std::size_t i = 0; i < settings; ++i) indices[i] = i;
+        std::shuffle(indices.begin(), indices.end(), rng);
+        indices.resize(share);
+        std::sort(indices.begin(), indices.end());
     }
+    return chosen;
 }
 
-// About `cases` / `settings` of the queries, chosen by the seed, in the order they were generated.
-std::vector<Query> sample(std::vector<Query> queries, std::size_t settings, long cases, std::uint64_t seed) {
-    const std::size_t wanted =
-        static_cast<std::size_t>((cases + static_cast<long>(settings) - 1) / static_cast<long>(settings));
-    if (cases <= 0 || wanted >= queries.size()) return queries;
-    std::vector<std::size_t> order(queries.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::mt19937_64 rng(seed + 2);
-    std::shuffle(order.begin(), order.end(), rng);
-    order.resize(wanted);
-    std::sort(order.begin(), order.end());
-    std::vector<Query> chosen;
-    for (const std::size_t i : order) chosen.push_back(std::move(queries[i]));
-    return chosen;
+// The plan of a reference query as EXPLAIN (COSTS OFF) shows it, a prepared one with the plan cache mode given.
+std::string plan_of(PGconn* connection, const Query& query, const std::string& settings, const std::string& mode,
+                    const std::string& schema, std::mt19937_64* rng) {
+    const Result set = exec(connection, "RESET ALL; SET jit = off; SET search_path = plans, " + schema +
+                                            "; SET plan_cache_mode = " + mode + "; " + settings);
+    if (!succeeded(set.get())) return "error: " + error_of(set.get());
+    std::string explain = "EXPLAIN (COSTS OFF) " + query.sql[1];
+    if (query.prepared) {
+        const Side reference{true, schema, rng};
+        const TypeModel& model = *query.parameter_model;
+        std::string types, arguments;
+        if (query.array_parameter) {
+            std::string text;
+            for (const char c : reference.array_text(model, query.parameters))
+                text += c == '\'' ? "''" : std::string(1, c);
+            types = model.reference + "[]";
+            arguments = "'" + text + "'::" + model.reference + "[]";
+        } else {
+            for (std::size_t i = 0; i < query.parameters.size(); ++i) {
+                types += (i ? ", " : "") + model.reference;
+                arguments += (i ? ", " : "") + reference.literal(model, query.parameters[i]);
+            }
+        }
+        const Result prepared = exec(connection, "PREPARE reference_plan (" + types + ") AS " + query.sql[1]);
+        if (!succeeded(prepared.get())) return "error: " + error_of(prepared.get());
+        explain = "EXPLAIN (COSTS OFF) EXECUTE reference_plan (" + arguments + ")";
+    }
+    const Result result = exec(connection, explain);
+    if (query.prepared) exec(connection, "DEALLOCATE reference_plan");
+    if (!succeeded(result.get())) return "error: " + error_of(result.get());
+    std::string plan;
+    for (const std::string& line : rows_of(result.get())) plan += line + "\n";
+    return plan;
+}
+
+// The plans of the reference queries in a database with idcodec and in one without it.
+void compare_plans(PGconn* with, PGconn* without, const Catalog& catalog, const Pools& pools, std::uint64_t seed,
+                   const std::vector<Query>& queries, const std::vector<std::vector<std::size_t>>& chosen,
+                   const std::vector<Setting>& settings, Report& report) {
+    create_tables(with, catalog, pools, "plans", true, seed);
+    // the same tables (of built-in types only); idcodec's schema, on the search path, holds nothing there
+    create_tables(without, catalog, pools, "plans", true, seed);
+    std::mt19937_64 rng(seed);
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+        const Query& query = queries[q];
+        const std::vector<std::string> modes = query.prepared
+                                                   ? std::vector<std::string>{"force_custom_plan", "force_generic_plan"}
+                                                   : std::vector<std::string>{"auto"};
+        for (const std::size_t index : chosen[q]) {
+            for (const std::string& mode : modes) {
+                const std::string plans[2] = {plan_of(with, query, settings[index].sql, mode, catalog.schema, &rng),
+                                              plan_of(without, query, settings[index].sql, mode, catalog.schema, &rng)};
+                ++report.cases;
+                if (plans[0] != plans[1])
+                    report.fail("plan",
+                                "the plan of a reference query changed with idcodec installed (" + query.label + ")",
+                                settings[index].name + (query.prepared ? ", " + mode : ""), nullptr,
+                                "with idcodec:\n" + plans[0] + "without:\n" + plans[1] + "query: " + query.sql[1]);
+            }
+        }
+    }
 }
 
 int usage() {
@@ -899,11 +1027,12 @@ int main(int argc, char** argv) {
         const Pools pools = make_pools(pool_rng);
         create_tables(connection.get(), catalog, pools, "diff", false, seed);
         const std::vector<Setting> settings = settings_matrix(catalog.server_version);
-        const std::vector<Query> queries = sample(generate(catalog, pools, seed, rounds), settings.size(), cases, seed);
+        const std::vector<Query> queries = generate(catalog, pools, seed, rounds);
+        const auto chosen = settings_per_query(queries.size(), settings.size(), cases, seed);
         std::mt19937_64 literal_rng(seed ^ 0x9e3779b97f4a7c15ULL);
         int serial = 0;
         for (const Query& query : queries) {
-            ++serial;
+            const std::vector<std::size_t>& indices = chosen[static_cast<std::size_t>(serial++)];
             const Outcome expected =
                 run(connection.get(), query, 1, "", serial, "force_custom_plan", &literal_rng, catalog.schema);
             if (expected.failed) {
@@ -912,7 +1041,8 @@ int main(int argc, char** argv) {
                             expected.error);
                 continue;
             }
-            for (const Setting& setting : settings) {
+            for (const std::size_t index : indices) {
+                const Setting& setting = settings[index];
                 const std::vector<std::string> modes =
                     query.prepared ? std::vector<std::string>{"force_custom_plan", "force_generic_plan"}
                                    : std::vector<std::string>{"auto"};  // (only prepared statements have plans cached)
@@ -937,17 +1067,17 @@ int main(int argc, char** argv) {
                 return 2;
             }
             const long before = report.cases;
-            compare_plans(connection.get(), plain.get(), catalog, pools, seed, queries, settings, report);
+            compare_plans(connection.get(), plain.get(), catalog, pools, seed, queries, chosen, settings, report);
             plan_cases = report.cases - before;
         }
         std::string kinds;
         for (const auto& [kind, count] : report.failures_by_error) kinds += " " + kind + ":" + std::to_string(count);
         std::printf(
-            "plan_diff: seed %llu, %zu operators, %zu queries x %zu settings: %ld cases, %ld plans compared, "
-            "%ld failed%s\n",
-            static_cast<unsigned long long>(seed), catalog.operators.size(), queries.size(), settings.size(),
-            report.cases - plan_cases, plan_cases, report.failures,
-            kinds.empty() ? "" : (" (by SQLSTATE or kind:" + kinds + ")").c_str());
+            "plan_diff: seed %llu, %zu operators, %zu queries, each under %zu of %zu settings: %ld cases, %ld plans "
+            "compared, %ld failed%s\n",
+            static_cast<unsigned long long>(seed), catalog.operators.size(), queries.size(),
+            chosen.empty() ? std::size_t{0} : chosen[0].size(), settings.size(), report.cases - plan_cases, plan_cases,
+            report.failures, kinds.empty() ? "" : (" (by SQLSTATE or kind:" + kinds + ")").c_str());
     } catch (const std::exception& error) {
         std::fprintf(stderr, "plan_diff: setup failed: %s\n", error.what());
         return 2;
