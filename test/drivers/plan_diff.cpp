@@ -533,10 +533,15 @@ struct Generator {
 
     Value pick(const TypeModel& model) { return ::pick(pools, model, rng); }
 
-    std::string array(const Side& s, const TypeModel& model, const std::vector<Value>& values) const {
-        std::string out = "ARRAY[";
+    // The values' literals, separated by commas (an IN list's or an array's elements).
+    static std::string listed(const Side& s, const TypeModel& model, const std::vector<Value>& values) {
+        std::string out;
         for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + s.literal(model, values[i]);
-        return out + "]::" + s.type(model) + "[]";
+        return out;
+    }
+
+    std::string array(const Side& s, const TypeModel& model, const std::vector<Value>& values) const {
+        return "ARRAY[" + listed(s, model, values) + "]::" + s.type(model) + "[]";
     }
 
     void operator_shapes(const OperatorModel& op) {
@@ -643,20 +648,13 @@ struct Generator {
         if (op.name == "=" || op.name == "<>") {
             const std::string in = op.name == "=" ? " IN (" : " NOT IN (";
             add(name + in.substr(1) + "list)", false, [&](const Side& s) {
-                std::string values;
-                for (std::size_t i = 0; i < list.size(); ++i) values += (i ? ", " : "") + s.literal(R, list[i]);
-                return "SELECT k FROM " + s.table("d", L) + " WHERE " + s.column() + in + values + ")";
+                return "SELECT k FROM " + s.table("d", L) + " WHERE " + s.column() + in + listed(s, R, list) + ")";
             });
             add(name + in.substr(1) + "list of twelve, hashed)", false, [&](const Side& s) {
-                std::string values;
-                for (std::size_t i = 0; i < long_list.size(); ++i)
-                    values += (i ? ", " : "") + s.literal(R, long_list[i]);
-                return "SELECT k FROM " + s.table("d", L) + " WHERE " + s.column() + in + values + ")";
+                return "SELECT k FROM " + s.table("d", L) + " WHERE " + s.column() + in + listed(s, R, long_list) + ")";
             });
             add(name + in.substr(1) + "list) on partitions", false, [&](const Side& s) {
-                std::string values;
-                for (std::size_t i = 0; i < list.size(); ++i) values += (i ? ", " : "") + s.literal(R, list[i]);
-                return "SELECT k FROM " + s.table("ph", L) + " WHERE " + s.column() + in + values + ")";
+                return "SELECT k FROM " + s.table("ph", L) + " WHERE " + s.column() + in + listed(s, R, list) + ")";
             });
             add(name + in.substr(1) + "subquery)", false, [&](const Side& s) {
                 return "SELECT k FROM " + s.table("d", L) + " WHERE " + s.column() + in + "SELECT " + s.column() +
@@ -779,11 +777,8 @@ struct Generator {
                 });
             }
             add(name + "cast to " + T.reference + ", IN list", false, [&](const Side& s) {
-                std::string list;
-                for (std::size_t i = 0; i < values.size(); ++i)
-                    list += (i ? ", " : "") + s.as_reference().literal(T, values[i]);
                 return "SELECT k FROM " + s.table("d", T) + " WHERE " + s.column() + "::" + T.reference + " IN (" +
-                       list + ")";
+                       listed(s.as_reference(), T, values) + ")";
             });
         }
         if (T.has_min_max) {
@@ -931,10 +926,8 @@ std::string plan_of(PGconn* connection, const Query& query, const std::string& s
             types = model.reference + "[]";
             arguments = "'" + text + "'::" + model.reference + "[]";
         } else {
-            for (std::size_t i = 0; i < query.parameters.size(); ++i) {
-                types += (i ? ", " : "") + model.reference;
-                arguments += (i ? ", " : "") + reference.literal(model, query.parameters[i]);
-            }
+            for (std::size_t i = 0; i < query.parameters.size(); ++i) types += (i ? ", " : "") + model.reference;
+            arguments = Generator::listed(reference, model, query.parameters);
         }
         const Result prepared = exec(connection, "PREPARE reference_plan (" + types + ") AS " + query.sql[1]);
         if (!succeeded(prepared.get())) return "error: " + error_of(prepared.get());
