@@ -148,21 +148,30 @@ fuzz: $(FUZZ_TARGETS)
 	@for f in $(FUZZ_TARGETS); do echo "== $$f ($(FUZZ_SECONDS)s)"; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=0 2>&1 | tail -n 2 || exit 1; done
 
+# The test programs on libpq (test/drivers, test/chaos): one source each, and the headers they share.
+LINK_LIBPQ_PROGRAM = $(CXX) $(CXXSTD) -O2 -g -Wall -Wextra -Itest -I$(shell $(PG_CONFIG) --includedir) -o $@ $< \
+	-L$(shell $(PG_CONFIG) --libdir) -lpq -pthread
+
 # The libpq load and chaos driver; `make chaos CHAOS_SECONDS=600` runs a long one (scripts/test.sh runs a short one).
-$(BUILD)/chaos_driver: test/chaos/chaos_driver.cpp
+$(BUILD)/chaos_driver: test/chaos/chaos_driver.cpp test/chaos/ledger.hpp test/drivers/libpq.hpp
 	@mkdir -p $(BUILD)
-	$(CXX) $(CXXSTD) -O2 -g -Wall -Wextra -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq -pthread
+	$(LINK_LIBPQ_PROGRAM)
+
+# The distributed workload under faults (test/integration/citus_faults.sh runs it).
+$(BUILD)/cluster_driver: test/chaos/cluster_driver.cpp test/chaos/ledger.hpp test/drivers/libpq.hpp
+	@mkdir -p $(BUILD)
+	$(LINK_LIBPQ_PROGRAM)
 
 # The ulid and typeid types through libpq in binary mode (test/integration/types.sh runs it).
-$(BUILD)/binary_types: test/drivers/binary_types.cpp
+$(BUILD)/binary_types: test/drivers/binary_types.cpp test/drivers/libpq.hpp
 	@mkdir -p $(BUILD)
-	$(CXX) $(CXXSTD) -O2 -g -Wall -Wextra -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq
+	$(LINK_LIBPQ_PROGRAM)
 
 # The differential query test of the types (test/integration/planner.sh runs it; `make fuzz-plans` runs a long
 # one with new seeds).
-$(BUILD)/plan_diff: test/drivers/plan_diff.cpp
+$(BUILD)/plan_diff: test/drivers/plan_diff.cpp test/drivers/libpq.hpp
 	@mkdir -p $(BUILD)
-	$(CXX) $(CXXSTD) -O2 -g -Wall -Wextra -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq
+	$(LINK_LIBPQ_PROGRAM)
 
 # The extension built with ASan+UBSan inside a throwaway server: every suite, the batteries and sqlsmith. It installs
 # the sanitized build into the installation of $PG_BIN (the test command's temporary one when scripts/test.sh runs

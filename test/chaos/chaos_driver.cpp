@@ -13,7 +13,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <libpq-fe.h>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -24,6 +23,9 @@
 #include <string_view>
 #include <thread>
 #include <vector>
+
+#include "chaos/ledger.hpp"
+#include "drivers/libpq.hpp"
 
 namespace {
 
@@ -71,57 +73,13 @@ std::string file_content(std::string_view name) {
     return content;
 }
 
-// ---- libpq helpers
+using idcodec_test::Connection;
+using idcodec_test::exec;
+using idcodec_test::Result;
 
-struct ResultDeleter {
-    void operator()(PGresult* result) const { PQclear(result); }
-};
-using Result = std::unique_ptr<PGresult, ResultDeleter>;
+Connection connect(const std::string& conninfo) { return idcodec_test::connect_retrying(conninfo, std::chrono::seconds(60)); }
 
-struct ConnectionDeleter {
-    void operator()(PGconn* conn) const { PQfinish(conn); }
-};
-using Connection = std::unique_ptr<PGconn, ConnectionDeleter>;
-
-// Connects, retrying while the server restarts or recovers (up to a minute).
-Connection connect(const std::string& conninfo) {
-    const auto deadline = Clock::now() + std::chrono::seconds(60);
-    while (true) {
-        Connection conn(PQconnectdb(conninfo.c_str()));
-        if (PQstatus(conn.get()) == CONNECTION_OK) {
-            // the server's goodbyes (terminated backends, crash recovery) are expected here, not news
-            PQsetNoticeProcessor(
-                conn.get(), [](void*, const char*) {}, nullptr);
-            return conn;
-        }
-        if (Clock::now() > deadline) {
-            std::fprintf(stderr, "chaos: cannot connect: %s", PQerrorMessage(conn.get()));
-            std::exit(2);
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-}
-
-Result exec(PGconn* conn, const char* sql, std::initializer_list<std::string_view> params = {}, int binary_last = 0) {
-    std::vector<const char*> values;
-    std::vector<int> lengths;
-    std::vector<int> formats;
-    std::vector<std::string> copies;
-    copies.reserve(params.size());
-    for (const std::string_view param : params) copies.emplace_back(param);
-    for (std::size_t i = 0; i < copies.size(); ++i) {
-        values.push_back(copies[i].data());
-        lengths.push_back(static_cast<int>(copies[i].size()));
-        formats.push_back(binary_last != 0 && i + 1 == copies.size() ? 1 : 0);
-    }
-    return Result(PQexecParams(conn, sql, static_cast<int>(values.size()), nullptr, values.data(), lengths.data(),
-                               formats.data(), 0));
-}
-
-bool ok(const Result& result) {
-    const ExecStatusType status = PQresultStatus(result.get());
-    return status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK;
-}
+bool ok(const Result& result) { return idcodec_test::succeeded(result.get()); }
 
 // ---- what the server acknowledged, per worker
 
@@ -232,7 +190,7 @@ void run_worker(const Options& options, int index, Slot& slot, WorkerLog& log, c
         } else {
             const std::string name = "file " + tag;
             const std::string content = file_content(name);
-            const Result result = exec(conn.get(), "SELECT chaos.store($1, $2::bytea)", {name, content}, 1);
+            const Result result = exec(conn.get(), "SELECT chaos.store($1, $2::bytea)", {name, content}, true);
             if ((acknowledged = ok(result))) log.files.push_back(name);
         }
         ++log.attempted[kind];
@@ -280,20 +238,8 @@ void run_chaos(const Options& options, std::vector<Slot>& slots, Chaos& chaos, c
     }
 }
 
-// Every acknowledged operation ends up in exactly one of verified, lost and wrong; half-applied effects of
-// unacknowledged ones count as wrong.
-struct Verdict {
-    std::uint64_t verified = 0, lost = 0, wrong = 0;
-    void count(std::optional<bool> correct, std::uint64_t operations = 1) {  // nothing: missing; false: wrong
-        if (!correct) {
-            lost += operations;
-        } else if (*correct) {
-            verified += operations;
-        } else {
-            wrong += operations;
-        }
-    }
-};
+using idcodec_test::Verdict;
+
 
 Verdict verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
     Verdict verdict;
@@ -340,7 +286,7 @@ Verdict verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
     const Result files = exec(conn, "SELECT name FROM chaos.file");
     for (int i = 0; i < PQntuples(files.get()); ++i) {
         const std::string name = PQgetvalue(files.get(), i, 0);
-        const Result result = exec(conn, "SELECT chaos.restore($1) = $2::bytea", {name, file_content(name)}, 1);
+        const Result result = exec(conn, "SELECT chaos.restore($1) = $2::bytea", {name, file_content(name)}, true);
         if (!ok(result) || std::string_view(PQgetvalue(result.get(), 0, 0)) != "t") ++verdict.wrong;
     }
     const Result accounts =
@@ -349,12 +295,7 @@ Verdict verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
     return verdict;
 }
 
-double percentile(std::vector<double>& values, double p) {
-    if (values.empty()) return 0;
-    const auto at = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1));
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(at), values.end());
-    return values[at];
-}
+using idcodec_test::percentile;
 
 Options parse(int argc, char** argv) {
     Options options;

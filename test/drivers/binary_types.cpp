@@ -13,9 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "drivers/libpq.hpp"
+
 namespace {
 
-using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
+using idcodec_test::exec;
+using idcodec_test::Result;
 
 int failures = 0;
 
@@ -36,8 +39,6 @@ const std::string ulid_bytes =
 const std::string uuid_bytes =
     bytes({0x01, 0x89, 0x0a, 0x5d, 0xac, 0x96, 0x77, 0x4b, 0xbc, 0xce, 0xb3, 0x02, 0x09, 0x9a, 0x80, 0x57});
 
-Result exec(PGconn* connection, const char* sql) { return Result(PQexec(connection, sql), PQclear); }
-
 // One statement with binary parameters of the given types; results in `format` (0 text, 1 binary).
 Result exec_binary(PGconn* connection, const char* sql, const std::vector<Oid>& types,
                    const std::vector<std::string>& values, int format) {
@@ -49,8 +50,7 @@ Result exec_binary(PGconn* connection, const char* sql, const std::vector<Oid>& 
         formats.push_back(1);
     }
     return Result(PQexecParams(connection, sql, static_cast<int>(values.size()), types.data(), pointers.data(),
-                               lengths.data(), formats.data(), format),
-                  PQclear);
+                               lengths.data(), formats.data(), format));
 }
 
 std::string value(const PGresult* result, int row, int column) {
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: binary_types CONNINFO\n");
         return 2;
     }
-    std::unique_ptr<PGconn, decltype(&PQfinish)> holder(PQconnectdb(argv[1]), PQfinish);
+    idcodec_test::Connection holder(PQconnectdb(argv[1]));
     PGconn* connection = holder.get();
     if (PQstatus(connection) != CONNECTION_OK) {
         std::fprintf(stderr, "FAILED: connect: %s", PQerrorMessage(connection));
@@ -114,8 +114,7 @@ int main(int argc, char** argv) {
           PQresultStatus(by_uuid.get()) == PGRES_TUPLES_OK && value(by_uuid.get(), 0, 0) == "1");
     const char* text_values[] = {"01arz3ndektsv4rrffq69g5fav", "user_01h455vb4pex5vsknk084sn02q"};
     Result by_text(PQexecParams(connection, "SELECT count(*) FROM binary_keys WHERE id = $1 AND owner = $2", 2, nullptr,
-                                text_values, nullptr, nullptr, 0),
-                   PQclear);
+                                text_values, nullptr, nullptr, 0));
     check("untyped text parameters read as the types",
           PQresultStatus(by_text.get()) == PGRES_TUPLES_OK && value(by_text.get(), 0, 0) == "1");
 

@@ -41,19 +41,16 @@
 #include <string>
 #include <vector>
 
+#include "drivers/libpq.hpp"
+
 namespace {
 
-using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
-using Connection = std::unique_ptr<PGconn, decltype(&PQfinish)>;
+using idcodec_test::Connection;
+using idcodec_test::exec;
+using idcodec_test::Result;
+using idcodec_test::succeeded;
 
 // ---- libpq
-
-Result exec(PGconn* connection, const std::string& sql) { return Result(PQexec(connection, sql.c_str()), PQclear); }
-
-bool succeeded(const PGresult* result) {
-    const ExecStatusType status = PQresultStatus(result);
-    return status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK;
-}
 
 std::string error_of(const PGresult* result) {
     const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
@@ -822,7 +819,7 @@ Outcome run(PGconn* connection, const Query& query, int side, const std::string&
     // its thresholds and compile nearly every query, at a hundred milliseconds each
     const std::string set = "RESET ALL; SET statement_timeout = '60s'; SET jit = off; SET search_path = diff, " +
                             schema + "; SET plan_cache_mode = " + plan_cache_mode + "; " + settings;
-    Result result(nullptr, PQclear);
+    Result result;
     if (query.prepared) {
         const Result done = exec(connection, set);
         if (!succeeded(done.get())) return {true, "setting: " + error_of(done.get()), {}};
@@ -830,8 +827,7 @@ Outcome run(PGconn* connection, const Query& query, int side, const std::string&
         std::vector<Oid> types;
         for (const std::string& oid : query.parameter_types[side]) types.push_back(static_cast<Oid>(std::stoul(oid)));
         const Result prepared(
-            PQprepare(connection, name.c_str(), query.sql[side].c_str(), static_cast<int>(types.size()), types.data()),
-            PQclear);
+            PQprepare(connection, name.c_str(), query.sql[side].c_str(), static_cast<int>(types.size()), types.data()));
         if (!succeeded(prepared.get())) return {true, error_of(prepared.get()), {}};
         const Side renderer{side == 1, schema, literal_rng};
         std::vector<std::string> texts;
@@ -1001,7 +997,7 @@ int main(int argc, char** argv) {
         else
             return usage();
     }
-    Connection connection(PQconnectdb(argv[1]), PQfinish);
+    Connection connection(PQconnectdb(argv[1]));
     if (PQstatus(connection.get()) != CONNECTION_OK) {
         std::fprintf(stderr, "plan_diff: %s", PQerrorMessage(connection.get()));
         return 2;
@@ -1054,7 +1050,7 @@ int main(int argc, char** argv) {
         }
         long plan_cases = 0;
         if (!plans_without.empty()) {
-            Connection plain(PQconnectdb(plans_without.c_str()), PQfinish);
+            Connection plain(PQconnectdb(plans_without.c_str()));
             if (PQstatus(plain.get()) != CONNECTION_OK) {
                 std::fprintf(stderr, "plan_diff: %s", PQerrorMessage(plain.get()));
                 return 2;

@@ -7,40 +7,17 @@
 # generated keys, route lookups by key and answer time ranges, min/max and joins; the short-URL service distributed
 # by code shortens (with its retry), resolves and counts hits; the dedup store distributed (files by name, chunks by
 # digest) chunks on the workers and restores every file byte for byte. Prints the timings of the insert and the chunking, Citus against one node.
-# Needs citus-13.2.2.tar.gz (and its PostgreSQL 15.18 patch) beside the checkout or in $IDCODEC_PEERS.
+# Runs on the PostgreSQL of $PG_BIN with its Citus (test/lib/citus_build.sh: 13.2.2 on 15, 14.0.1 on 16-18), whose
+# source must be beside the checkout or in $IDCODEC_PEERS.
 # IDCODEC_CITUS_CHUNK_MB sets how much data the chunking measurement spreads over files (default 64).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-archive=$(find_peer citus-13.2.2.tar.gz)
-if [ -z "$archive" ]; then
-    echo "SKIPPED: Citus suite: the Citus 13.2.2 source (citus-13.2.2.tar.gz) is not beside the checkout"
-    exit 77
-fi
 source test/lib/citus_build.sh
-citus_install "$archive" "$(find_peer citus-13.2.2-pg15.18.patch)"
-
-source test/lib/cluster.sh
-coordinator=$(free_port)
-workers=("$(free_port)" "$(free_port)")
-for node in "coordinator:$coordinator" "worker1:${workers[0]}" "worker2:${workers[1]}"; do
-    cluster_start "${node%%:*}" "${node#*:}" "shared_preload_libraries=citus" "max_prepared_transactions=100" \
-        "max_connections=200"
-done
-c() { cluster_psql "$coordinator" -d postgres "$@"; }
-for port in "$coordinator" "${workers[@]}"; do cluster_psql "$port" -c "CREATE EXTENSION citus"; done
-c -c "SELECT citus_set_coordinator_host('localhost', $coordinator)" >/dev/null
-for port in "${workers[@]}"; do c -c "SELECT citus_add_node('localhost', $port)" >/dev/null; done
-
-failures=0
-check() {  # check DESCRIPTION ACTUAL EXPECTED
-    if [ "$2" = "$3" ]; then
-        echo "ok: $1"
-    else
-        echo "FAILED: $1"; echo "  got:      $2" | head -n 5; echo "  expected: $3" | head -n 5
-        failures=$((failures + 1))
-    fi
-}
-versions() { for port in "$coordinator" "${workers[@]}"; do
+citus_require
+source test/lib/citus_cluster.sh
+source test/lib/check.sh
+citus_cluster_start
+versions() { for port in $(citus_nodes); do
     cluster_psql "$port" -c "SELECT coalesce((SELECT extversion FROM pg_extension WHERE extname = 'idcodec'), 'none')"
 done | paste -sd' '; }
 current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control)
@@ -50,6 +27,20 @@ c -c "CREATE EXTENSION idcodec VERSION '0.4.0'"
 check "CREATE EXTENSION on the coordinator reaches both workers" "$(versions)" "0.4.0 0.4.0 0.4.0"
 c -c "ALTER EXTENSION idcodec UPDATE"
 check "ALTER EXTENSION idcodec UPDATE reaches both workers" "$(versions)" "$current $current $current"
+# Where Citus does not propagate the update (here: DDL propagation off in the session), it is run on the workers.
+previous=$(ls idcodec--*--"$current".sql | sed -E 's/^idcodec--([0-9.]+)--.*/\1/' | sort -V | tail -n 1)
+c -c "DROP EXTENSION idcodec" -c "CREATE EXTENSION idcodec VERSION '$previous'"
+c -c "SET citus.enable_ddl_propagation = off" -c "ALTER EXTENSION idcodec UPDATE"
+check "with DDL propagation off, ALTER EXTENSION UPDATE updates the coordinator only" "$(versions)" \
+    "$current $previous $previous"
+c -c "ALTER EXTENSION idcodec UPDATE" 2>/dev/null
+check "... and the same command again on the coordinator, with propagation on, updates the workers" "$(versions)" \
+    "$current $current $current"
+# (or on each worker, where Citus refuses the command unless propagation is off in that session)
+c -c "DROP EXTENSION idcodec" -c "CREATE EXTENSION idcodec VERSION '$previous'"
+c -c "SET citus.enable_ddl_propagation = off" -c "ALTER EXTENSION idcodec UPDATE"
+c -c "SELECT run_command_on_workers('SET citus.enable_ddl_propagation = off; ALTER EXTENSION idcodec UPDATE')" >/dev/null
+check "... or on each worker in a session with propagation off" "$(versions)" "$current $current $current"
 c -c "DROP EXTENSION idcodec"
 check "DROP EXTENSION reaches both workers" "$(versions)" "none none none"
 # (and on the schema it installs into: idcodec's scripts refuse a schema the installing role may not create in)
@@ -198,6 +189,94 @@ stats="SELECT (SELECT sum(size) FROM file) || ' ' || (SELECT sum(length(data)) F
 check "the distributed store keeps exactly the single node's chunks" \
     "$(c -c "$stats")" "$(c -c "SET search_path = single_dedup, public" -c "$stats")"
 read -r bytes_in bytes_stored < <(c -c "$stats")
+
+# ---- named keys: the keyring file on every node
+# Each node reads idcodec.keys from its data directory; keys_on PORT LINES writes its file and reloads that node.
+keys_on() {
+    local file
+    file=$CLUSTERS/$(citus_node_name "$1")/idcodec.keys
+    printf '%s\n' "$2" >"$file"
+    chmod 600 "$file"
+    [ "$(id -u)" = 0 ] && chown postgres: "$file"
+    cluster_psql "$1" -c "SELECT pg_reload_conf()" >/dev/null
+}
+customers_key=2b7e151628aed2a6abf7158809cf4f3c
+next_key=000102030405060708090a0b0c0d0e0f1011121314151617
+for port in $(citus_nodes); do
+    keys_on "$port" "customers = $customers_key"
+    cluster_psql "$port" -c "LOAD 'idcodec'" -c "ALTER SYSTEM SET idcodec.keyring_file = 'idcodec.keys'" \
+        -c "SELECT pg_reload_conf()" >/dev/null
+done
+c >/dev/null <<'SQL'
+CREATE TABLE customer (
+    id bigint PRIMARY KEY,
+    public_id text GENERATED ALWAYS AS (idcrypt_encode(id, key_name => 'customers', tweak => 'customer')) STORED
+);
+SELECT create_distributed_table('customer', 'id');
+INSERT INTO customer (id) SELECT generate_series(1, 1000);
+SQL
+codes="SELECT md5(string_agg(public_id, ',' ORDER BY id)) FROM customer"
+check "codes made on the workers with the named key equal those of its bytes on one node" "$(c -c "$codes")" \
+    "$(c -c "SELECT md5(string_agg(idcrypt_encode(g, '\x$customers_key'::bytea, tweak => 'customer'), ',' ORDER BY g)) FROM generate_series(1, 1000) g")"
+code=$(c -c "SELECT public_id FROM customer WHERE id = 777")
+lookup="SELECT id FROM customer WHERE id = idcrypt_decode('$code', key_name => 'customers', tweak => 'customer')"
+check "a lookup by encrypted public ID is a router query and finds its row" \
+    "$(c -c "EXPLAIN (COSTS OFF) $lookup" | grep -oE 'Task Count: [0-9]+') $(c -c "$lookup")" "Task Count: 1 777"
+# the docs' check that every node has the same key under a name: a code of a fixed number, compared across the nodes
+key_check() {
+    c -c "SELECT string_agg(n.nodeport || '=' || r.result, ' ' ORDER BY n.nodeport = $coordinator DESC, n.nodeport)
+          FROM run_command_on_all_nodes(\$\$SELECT idcrypt_encode(0, key_name => '$1', tweak => 'key check')\$\$) r
+          JOIN pg_dist_node n USING (nodeid)"
+}
+same="$(c -c "SELECT idcrypt_encode(0, '\x$customers_key'::bytea, tweak => 'key check')")"
+check "the key check gives the same code on every node" "$(key_check customers)" \
+    "$coordinator=$same ${workers[0]}=$same ${workers[1]}=$same"
+# A node without the key, or without a keyring file: the statement fails with the SQLSTATE of the missing key and
+# Citus's context naming that node; no row gets a code made otherwise.
+id_on() {  # the first id above 1000 whose shard is on that worker
+    c -c "SELECT g FROM generate_series(1001, 2000) g JOIN pg_dist_placement p
+              ON p.shardid = get_shard_id_for_distribution_column('customer', g)
+          JOIN pg_dist_node n ON n.groupid = p.groupid AND n.nodeport = $1 ORDER BY g LIMIT 1"
+}
+failure() {  # SQLSTATE and the node the error came from
+    local out
+    out=$(c -v VERBOSITY=verbose -c "$1" 2>&1 || true)
+    echo "$(grep -oE '^ERROR: +[0-9A-Z]{5}' <<<"$out" | grep -oE '[0-9A-Z]{5}$') $(grep -oE 'while executing command on [a-z]+:[0-9]+' <<<"$out" | head -n 1)"
+}
+keys_on "${workers[1]}" "orders = $next_key"
+check "worker2 lacks the key: an insert into its shard fails with 42704 naming worker2" \
+    "$(failure "INSERT INTO customer (id) VALUES ($(id_on "${workers[1]}"))")" \
+    "42704 while executing command on localhost:${workers[1]}"
+check "... a query decoding on every shard fails naming worker2" \
+    "$(failure "SELECT count(*) FROM customer WHERE idcrypt_decode(public_id, key_name => 'customers', tweak => 'customer') = id")" \
+    "42704 while executing command on localhost:${workers[1]}"
+c -c "INSERT INTO customer (id) VALUES ($(id_on "${workers[0]}"))"
+check "... while worker1's shards take rows with the right code" "$(c -c "SELECT count(*), count(*) FILTER (WHERE public_id =
+    idcrypt_encode(id, '\x$customers_key'::bytea, tweak => 'customer')) FROM customer")" "1001|1001"
+cluster_psql "${workers[0]}" -c "ALTER SYSTEM RESET idcodec.keyring_file" -c "SELECT pg_reload_conf()" >/dev/null
+check "worker1 with no keyring file set: 55000 naming worker1" \
+    "$(failure "INSERT INTO customer (id) VALUES ($(id_on "${workers[0]}"))")" \
+    "55000 while executing command on localhost:${workers[0]}"
+cluster_psql "${workers[0]}" -c "ALTER SYSTEM SET idcodec.keyring_file = 'idcodec.keys'" -c "SELECT pg_reload_conf()" >/dev/null
+# Rotation as the docs give it: the new name in every node's file, reloaded, checked alike, then a column of its own.
+for port in $(citus_nodes); do keys_on "$port" "customers = $customers_key
+customers_2027 = $next_key"; done
+check "rotation: the new name gives the same code on every node" "$(key_check customers_2027)" \
+    "$(same=$(c -c "SELECT idcrypt_encode(0, '\x$next_key'::bytea, tweak => 'key check')")
+       echo "$coordinator=$same ${workers[0]}=$same ${workers[1]}=$same")"
+c -c "ALTER TABLE customer ADD COLUMN public_id_2027 text
+      GENERATED ALWAYS AS (idcrypt_encode(id, key_name => 'customers_2027', tweak => 'customer')) STORED"
+check "... a column under the new name, computed on every shard, with the old one kept" \
+    "$(c -c "SELECT count(*) FILTER (WHERE public_id_2027 = idcrypt_encode(id, '\x$next_key'::bytea, tweak => 'customer')
+                                      AND public_id = idcrypt_encode(id, '\x$customers_key'::bytea, tweak => 'customer'))
+             FROM customer")" "1001"
+keys_on "${workers[1]}" "customers = $customers_key
+customers_2027 = $customers_key$(echo "$next_key" | cut -c33-)"
+check "a node given another key under the name is the one the key check sets apart" \
+    "$(key_check customers_2027 | tr ' ' '\n' | awk -F= '{print $2}' | sort | uniq -c | awk '{print $1}' | sort | paste -sd' ')
+$(key_check customers_2027 | tr ' ' '\n' | grep -vF "=$(c -c "SELECT idcrypt_encode(0, '\x$next_key'::bytea, tweak => 'key check')")" | cut -d= -f1)" \
+    "1 2
+${workers[1]}"
 
 docs=$(PGHOST=localhost PGPORT=$coordinator PGUSER=postgres PGDATABASE=postgres python3 test/docs_check.py --citus docs/scaling-out.md 2>&1 || true)
 check "the Citus examples of docs/scaling-out.md give the results shown" "$(tail -n 1 <<<"$docs")" \

@@ -1,0 +1,362 @@
+// A distributed workload on libpq for a Citus cluster under faults. N connections to the coordinator run, against
+// the tables of cluster_schema.sql: inserts with keys the cluster generates (ulid, typeid, a bigserial shown as a
+// hashid), lookups by each public form (ulid text, typeid text, hashid), key-range scans over ulid (time order),
+// and the short-URL service's shorten and resolve (which counts hits). Whoever runs it injects the faults and
+// tells it the phases with SIGUSR1 (warm-up -> before -> during -> after the faults); SIGTERM ends the run. Clients reconnect when their
+// connection fails, and keep a log of what the server acknowledged.
+//
+// Afterwards, from those logs: every acknowledged row is present once, with its key, public ID and values; no key was
+// issued twice; every acknowledged hit is counted (and no more hits than calls); every read during the run
+// answered right (a lookup found its row, a range counted at least the rows it must hold). One summary line, with
+// the throughput of each phase.
+//
+//   cluster_driver CONNINFO [--connections N] [--seconds MAX] [--seed N]
+//
+// Exit status 0 when nothing acknowledged is lost, duplicated or wrong, and every phase was seen.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "chaos/ledger.hpp"
+#include "drivers/libpq.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using idcodec_test::Connection;
+using idcodec_test::exec;
+using idcodec_test::Result;
+using idcodec_test::Verdict;
+
+struct Options {
+    std::string conninfo;
+    int connections = 16;
+    int seconds = 600;
+    std::uint64_t seed = 1;
+};
+
+// Set from signal handlers: lock-free atomics only.
+std::atomic<int> phase{0};  // 0 connecting and warming up, 1 before the faults, 2 during, 3 after
+std::atomic<bool> stop{false};
+static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
+constexpr int phases = 4;
+constexpr const char* phase_name[phases] = {"warm-up", "before", "during", "after"};
+
+extern "C" void next_phase(int) {
+    int current = phase.load();
+    if (current + 1 < phases) phase.store(current + 1);
+}
+extern "C" void end_run(int) { stop.store(true); }
+
+enum Kind { event_op, member_op, account_op, lookup_op, range_op, shorten_op, resolve_op, kinds };
+constexpr const char* kind_name[kinds] = {"insert ulid", "insert typeid", "insert hashid", "lookup",
+                                          "range",       "shorten",       "resolve"};
+
+// An acknowledged row: its key (or public ID) as the server printed it, and the values the client sent.
+struct Row {
+    std::string key;
+    std::string public_id;  // account: the hashid
+    int client;
+    std::uint64_t seq;
+};
+
+struct WorkerLog {
+    std::uint64_t attempted[kinds] = {};
+    std::uint64_t acknowledged[kinds] = {};
+    std::uint64_t attempted_in[phases] = {}, acknowledged_in[phases] = {};
+    std::map<std::string, std::uint64_t> failures;  // the first line of each error, and how often
+    std::uint64_t wrong_reads = 0;
+    std::vector<Row> events, members, accounts;
+    std::vector<std::pair<std::string, std::string>> shortened;               // url, code
+    std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> resolves;  // code -> acknowledged, attempted
+};
+
+Connection connect(const std::string& conninfo) {
+    return idcodec_test::connect_retrying(conninfo, std::chrono::seconds(120));
+}
+
+bool one_row(const Result& result) { return idcodec_test::succeeded(result.get()) && PQntuples(result.get()) == 1; }
+
+std::string field(const Result& result, int column) { return PQgetvalue(result.get(), 0, column); }
+
+// A lookup by a public form of one of this client's acknowledged rows: nullopt when the statement failed (no
+// answer), else whether the answer was that row.
+std::optional<bool> lookup(PGconn* conn, const WorkerLog& log, std::mt19937_64& random) {
+    const std::uint64_t which = random() % 3;
+    const std::vector<Row>& rows = which == 0 ? log.events : which == 1 ? log.members : log.accounts;
+    if (rows.empty()) return std::nullopt;
+    const Row& row = rows[random() % rows.size()];
+    const Result result =
+        which == 0   ? exec(conn, "SELECT client, seq, id::text FROM fleet.event WHERE id = $1::ulid", {row.key})
+        : which == 1 ? exec(conn, "SELECT client, seq, id::text FROM fleet.member WHERE id = $1::typeid", {row.key})
+                     : exec(conn,
+                            "SELECT client, seq, public_id FROM fleet.account "
+                            "WHERE id = hashids_decode_one($1, 'fleet accounts', 8)",
+                            {row.public_id});
+    if (!idcodec_test::succeeded(result.get())) return std::nullopt;
+    return PQntuples(result.get()) == 1 && field(result, 0) == std::to_string(row.client) &&
+           field(result, 1) == std::to_string(row.seq) && field(result, 2) == (which == 2 ? row.public_id : row.key);
+}
+
+// A range of the ulid key (creation time) between two of this client's events: it holds at least the client's own
+// acknowledged events between them. nullopt when the statement failed.
+std::optional<bool> range(PGconn* conn, const WorkerLog& log, std::mt19937_64& random) {
+    if (log.events.size() < 2) return std::nullopt;
+    std::string low = log.events[random() % log.events.size()].key;
+    std::string high = log.events[random() % log.events.size()].key;
+    if (high < low) std::swap(low, high);  // canonical ULID text sorts as the bytes do
+    std::uint64_t own = 0;
+    for (const Row& row : log.events) own += row.key >= low && row.key <= high;
+    const Result result =
+        exec(conn, "SELECT count(*) FROM fleet.event WHERE id >= $1::ulid AND id <= $2::ulid", {low, high});
+    if (!one_row(result)) return std::nullopt;
+    return std::stoull(field(result, 0)) >= own;
+}
+
+void run_worker(const Options& options, int index, WorkerLog& log) {
+    std::mt19937_64 random(options.seed * 1000003 + static_cast<std::uint64_t>(index));
+    Connection conn;
+    std::uint64_t serial = 0;
+    const std::string client = std::to_string(index);
+    while (!stop) {
+        if (!conn || PQstatus(conn.get()) != CONNECTION_OK) conn = connect(options.conninfo);
+        const std::uint64_t roll = random() % 100;
+        const Kind kind = roll < 25   ? event_op
+                          : roll < 35 ? member_op
+                          : roll < 45 ? account_op
+                          : roll < 65 ? lookup_op
+                          : roll < 75 ? range_op
+                          : roll < 85 ? shorten_op
+                                      : resolve_op;
+        const std::uint64_t seq = serial++;
+        const int at_phase = phase.load();
+        bool acknowledged = false;
+        if (kind == event_op || kind == member_op || kind == account_op) {
+            const char* sql = kind == event_op ? "INSERT INTO fleet.event (client, seq) VALUES ($1, $2) RETURNING id::text, ''"
+                              : kind == member_op
+                                  ? "INSERT INTO fleet.member (client, seq) VALUES ($1, $2) RETURNING id::text, ''"
+                                  : "INSERT INTO fleet.account (client, seq) VALUES ($1, $2) RETURNING id, public_id";
+            const Result result = exec(conn.get(), sql, {client, std::to_string(seq)});
+            if ((acknowledged = one_row(result))) {
+                std::vector<Row>& rows = kind == event_op ? log.events : kind == member_op ? log.members : log.accounts;
+                rows.push_back({field(result, 0), field(result, 1), index, seq});
+            }
+        } else if (kind == lookup_op || kind == range_op) {
+            const std::optional<bool> right =
+                kind == lookup_op ? lookup(conn.get(), log, random) : range(conn.get(), log, random);
+            if ((acknowledged = right.has_value()) && !*right) ++log.wrong_reads;
+        } else if (kind == shorten_op) {
+            const std::string url = "https://example.com/fleet/" + client + "/" + std::to_string(seq);
+            const Result result = exec(conn.get(), "SELECT fleet.shorten($1)", {url});
+            if ((acknowledged = one_row(result))) log.shortened.emplace_back(url, field(result, 0));
+        } else {
+            if (log.shortened.empty()) continue;
+            const std::string code = log.shortened[random() % log.shortened.size()].second;
+            auto& [acked, attempted] = log.resolves[code];
+            ++attempted;
+            if ((acknowledged = one_row(exec(conn.get(), "SELECT fleet.resolve($1)", {code})))) ++acked;
+        }
+        ++log.attempted[kind];
+        ++log.attempted_in[at_phase];
+        if (acknowledged) {
+            ++log.acknowledged[kind];
+            ++log.acknowledged_in[at_phase];
+        } else {
+            const std::string_view message = PQerrorMessage(conn.get());
+            ++log.failures[std::string(message.substr(0, std::min(message.find('\n'), std::size_t{100})))];
+        }
+    }
+}
+
+// What the tables hold after the run: key -> (client, seq, public ID), counting keys seen more than once.
+struct Stored {
+    std::map<std::string, Row> rows;
+    std::uint64_t duplicated = 0;
+};
+
+Stored stored(PGconn* conn, const char* sql) {
+    Stored result;
+    const Result rows = exec(conn, sql);
+    if (!idcodec_test::succeeded(rows.get())) {
+        std::fprintf(stderr, "cluster: cannot read back: %s", PQresultErrorMessage(rows.get()));
+        std::exit(2);
+    }
+    for (int i = 0; i < PQntuples(rows.get()); ++i) {
+        Row row{PQgetvalue(rows.get(), i, 0), PQgetvalue(rows.get(), i, 3), std::stoi(PQgetvalue(rows.get(), i, 1)),
+                std::stoull(PQgetvalue(rows.get(), i, 2))};
+        result.duplicated += !result.rows.emplace(row.key, row).second;
+    }
+    return result;
+}
+
+struct Outcome {
+    Verdict verdict;
+    std::uint64_t duplicated = 0;  // keys acknowledged twice, or stored twice
+    std::uint64_t rows_acknowledged = 0, rows_found = 0, hits_acknowledged = 0, hits_found = 0;
+};
+
+Outcome verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
+    Outcome outcome;
+    struct Table {
+        const char* sql;
+        std::vector<Row> WorkerLog::*rows;
+    };
+    // the account's key is its number, and its public ID must be the hashid of that number
+    const Table tables[] = {
+        {"SELECT id::text, client, seq, '' FROM fleet.event", &WorkerLog::events},
+        {"SELECT id::text, client, seq, '' FROM fleet.member", &WorkerLog::members},
+        {"SELECT id::text, client, seq, CASE WHEN public_id = hashids_encode(id, 'fleet accounts', 8) "
+         "THEN public_id ELSE 'not its hashid: ' || public_id END FROM fleet.account",
+         &WorkerLog::accounts},
+    };
+    for (const Table& table : tables) {
+        const Stored found = stored(conn, table.sql);
+        outcome.duplicated += found.duplicated;
+        std::set<std::string> keys;
+        for (const WorkerLog& log : logs) {
+            for (const Row& row : log.*table.rows) {
+                ++outcome.rows_acknowledged;
+                outcome.duplicated += !keys.insert(row.key).second;
+                const auto it = found.rows.find(row.key);
+                if (it == found.rows.end()) {
+                    outcome.verdict.count(std::nullopt);
+                    continue;
+                }
+                ++outcome.rows_found;
+                outcome.verdict.count(it->second.client == row.client && it->second.seq == row.seq &&
+                                      it->second.public_id == row.public_id);
+            }
+        }
+    }
+    const Stored codes = stored(conn, "SELECT code, 0, hits, url FROM fleet.url_code");
+    for (const WorkerLog& log : logs) {
+        for (const auto& [url, code] : log.shortened) {
+            const auto it = codes.rows.find(code);
+            outcome.verdict.count(it == codes.rows.end() ? std::nullopt : std::optional(it->second.public_id == url));
+        }
+        for (const auto& [code, counts] : log.resolves) {
+            const auto it = codes.rows.find(code);
+            if (it == codes.rows.end()) continue;  // counted with its shorten
+            // acknowledged hits must all be there; more than the calls made would be hits from nowhere
+            const std::uint64_t hits = it->second.seq;
+            outcome.hits_acknowledged += counts.first;
+            outcome.hits_found += hits;
+            outcome.verdict.count(hits < counts.first ? std::nullopt : std::optional(hits <= counts.second),
+                                  counts.first);
+        }
+        outcome.verdict.wrong += log.wrong_reads;
+    }
+    return outcome;
+}
+
+Options parse(int argc, char** argv) {
+    Options options;
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: cluster_driver CONNINFO [--connections N] [--seconds MAX] [--seed N]\n");
+        std::exit(2);
+    }
+    options.conninfo = argv[1];
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        const auto value = [&] { return i + 1 < argc ? std::stoll(argv[++i]) : 0; };
+        if (arg == "--connections")
+            options.connections = static_cast<int>(std::clamp<long long>(value(), 1, 500));
+        else if (arg == "--seconds")
+            options.seconds = static_cast<int>(std::clamp<long long>(value(), 1, 86400));
+        else if (arg == "--seed")
+            options.seed = static_cast<std::uint64_t>(value());
+    }
+    return options;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const Options options = parse(argc, argv);
+    std::signal(SIGUSR1, next_phase);
+    std::signal(SIGTERM, end_run);
+    std::vector<WorkerLog> logs(static_cast<std::size_t>(options.connections));
+    std::vector<std::thread> workers;
+    double phase_seconds[phases] = {};
+    auto phase_started = Clock::now();
+    const auto deadline = phase_started + std::chrono::seconds(options.seconds);
+    for (std::size_t i = 0; i < logs.size(); ++i)
+        workers.emplace_back(run_worker, std::cref(options), static_cast<int>(i), std::ref(logs[i]));
+    int seen = 0;  // the phases whose end this thread has recorded
+    while (!stop) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (Clock::now() > deadline) stop = true;
+        for (; seen < phase.load(); ++seen) {
+            phase_seconds[seen] = std::chrono::duration<double>(Clock::now() - phase_started).count();
+            phase_started = Clock::now();
+        }
+    }
+    phase_seconds[seen] = std::chrono::duration<double>(Clock::now() - phase_started).count();
+    for (std::thread& worker : workers) worker.join();
+
+    Connection conn = connect(options.conninfo);
+    const Outcome outcome = verify(conn.get(), logs);
+
+    std::uint64_t operations = 0, acknowledged = 0, in_phase[phases] = {};
+    std::string per_kind;
+    for (int kind = 0; kind < kinds; ++kind) {
+        std::uint64_t attempted = 0, acked = 0;
+        for (const WorkerLog& log : logs) {
+            attempted += log.attempted[kind];
+            acked += log.acknowledged[kind];
+        }
+        operations += attempted;
+        acknowledged += acked;
+        per_kind += "; " + std::string(kind_name[kind]) + " " + std::to_string(acked) + "/" + std::to_string(attempted);
+    }
+    std::uint64_t attempted_in[phases] = {};
+    std::map<std::string, std::uint64_t> failures;
+    for (const WorkerLog& log : logs) {
+        for (int p = 0; p < phases; ++p) {
+            in_phase[p] += log.acknowledged_in[p];
+            attempted_in[p] += log.attempted_in[p];
+        }
+        for (const auto& [message, count] : log.failures) failures[message] += count;
+    }
+    std::string throughput;
+    for (int p = 0; p < phases; ++p) {
+        char part[128];
+        std::snprintf(part, sizeof part, "%s%s %.0f/s (%.0f s, %llu of %llu acknowledged)", p > 0 ? ", " : "",
+                      phase_name[p],
+                      phase_seconds[p] > 0 ? static_cast<double>(in_phase[p]) / phase_seconds[p] : 0.0,
+                      phase_seconds[p], static_cast<unsigned long long>(in_phase[p]),
+                      static_cast<unsigned long long>(attempted_in[p]));
+        throughput += part;
+    }
+    // what the failed statements said, the most frequent first (worker down, shard moving, ...)
+    std::vector<std::pair<std::uint64_t, std::string>> by_count;
+    for (const auto& [message, count] : failures) by_count.emplace_back(count, message);
+    std::sort(by_count.rbegin(), by_count.rend());
+    for (std::size_t i = 0; i < by_count.size() && i < 6; ++i)
+        std::printf("failed %llu times: %s\n", static_cast<unsigned long long>(by_count[i].first),
+                    by_count[i].second.c_str());
+    const Verdict& verdict = outcome.verdict;
+    std::printf(
+        "cluster: %d connections; operations %llu, acknowledged %llu, verified %llu, lost %llu, duplicated %llu, "
+        "wrong %llu; rows acknowledged %llu, found %llu; hits acknowledged %llu, counted %llu; throughput: %s%s\n",
+        options.connections, static_cast<unsigned long long>(operations),
+        static_cast<unsigned long long>(acknowledged), static_cast<unsigned long long>(verdict.verified),
+        static_cast<unsigned long long>(verdict.lost), static_cast<unsigned long long>(outcome.duplicated),
+        static_cast<unsigned long long>(verdict.wrong), static_cast<unsigned long long>(outcome.rows_acknowledged),
+        static_cast<unsigned long long>(outcome.rows_found), static_cast<unsigned long long>(outcome.hits_acknowledged),
+        static_cast<unsigned long long>(outcome.hits_found), throughput.c_str(), per_kind.c_str());
+    const bool every_phase = phase.load() == phases - 1;
+    return verdict.lost == 0 && outcome.duplicated == 0 && verdict.wrong == 0 && verdict.verified > 0 && every_phase
+               ? 0
+               : 1;
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# A distributed workload under faults: the cluster driver (test/chaos/cluster_driver.cpp) with 16 connections to the
+# coordinator of a Citus cluster (a coordinator, two workers) inserts rows with generated ulid, typeid and hashid
+# keys, looks them up by each public form, scans key ranges and shortens and resolves URLs, while a shard moves
+# between the workers (logical replication, as Citus moves shards by default) and one worker's postmaster is killed
+# with SIGKILL and started again. Afterwards nothing acknowledged may be lost, duplicated or wrong (the driver's
+# verdict), and every B-tree index of every shard passes amcheck (bt_index_check with heapallindexed). Prints the
+# throughput before, during and after the faults.
+# Runs on the PostgreSQL of $PG_BIN with its Citus (test/lib/citus_build.sh). IDCODEC_FAULT_SECONDS (default 10) is
+# the length of the phases before and after the faults.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source test/lib/citus_build.sh
+citus_require
+make -s build/cluster_driver PG_CONFIG="$PG_BIN/pg_config"
+source test/lib/citus_cluster.sh
+source test/lib/check.sh
+citus_cluster_start
+seconds=${IDCODEC_FAULT_SECONDS:-10}
+export PGOPTIONS="-c client_min_messages=warning"
+c -c "CREATE EXTENSION idcodec" -c "CREATE EXTENSION amcheck"
+c -f test/chaos/cluster_schema.sql >/dev/null
+
+out=$(mktemp)
+trap 'rm -f "$out"; cluster_stop_all' EXIT
+build/cluster_driver "host=localhost port=$coordinator user=postgres dbname=postgres connect_timeout=5
+                      options='-c statement_timeout=30s'" --connections 16 --seconds 600 --seed "$RANDOM" >"$out" 2>&1 &
+driver=$!
+sleep 3
+kill -USR1 "$driver"  # connected and warmed up: the measured load before the faults
+sleep "$seconds"
+kill -USR1 "$driver"  # the faults begin
+
+# a shard of the ulid-keyed table moves from worker1 to worker2 under the load
+shard=$(c -c "SELECT shardid FROM citus_shards WHERE table_name = 'fleet.event'::regclass AND nodeport = ${workers[0]}
+              ORDER BY shardid LIMIT 1")
+move_ms=$(c -c '\timing on' -c "SELECT citus_move_shard_placement($shard, 'localhost', ${workers[0]}, 'localhost', ${workers[1]})" |
+          grep -oE 'Time: [0-9.]+' | cut -d' ' -f2)
+check "the shard moved to worker2 under the load" \
+    "$(c -c "SELECT nodeport FROM citus_shards WHERE shardid = $shard")" "${workers[1]}"
+
+# worker1's postmaster killed outright; its backends end when they see it gone, then it starts again (recovery)
+worker_dir=$CLUSTERS/$(citus_node_name "${workers[0]}")
+postmaster=$(head -n 1 "$worker_dir/postmaster.pid")
+kill -KILL "$postmaster"
+down_at=$(date +%s.%N)
+# (its server starts again once the killed postmaster's backends have gone and released its shared memory)
+for _ in $(seq 1 60); do citus_restart_node "${workers[0]}" >/dev/null 2>&1 && break; sleep 1; done
+cluster_psql "${workers[0]}" -c "SELECT 1" >/dev/null
+up_s=$(awk -v now="$(date +%s.%N)" -v then="$down_at" 'BEGIN { printf "%.1f", now - then }')
+check "worker1 is back after SIGKILL of its postmaster and crash recovery" \
+    "$(grep -c 'database system was interrupted\|redo done\|database system was not properly shut down' \
+        "$(cluster_log "$(citus_node_name "${workers[0]}")")" | awk '{print ($1 > 0)}')" "1"
+sleep 3
+kill -USR1 "$driver"  # the faults end
+sleep "$seconds"
+kill -TERM "$driver"
+status=0
+wait "$driver" || status=$?
+summary=$(tail -n 1 "$out")
+check "the driver's verdict: nothing acknowledged lost, duplicated or wrong, every read right" \
+    "$status $(grep -oE 'lost [0-9]+, duplicated [0-9]+, wrong [0-9]+' <<<"$summary")" "0 lost 0, duplicated 0, wrong 0"
+[ "$status" = 0 ] || cat "$out" | tail -n 20
+
+# every B-tree index of every shard (on both workers) is clean
+c -c "SELECT recover_prepared_transactions()" >/dev/null
+indexes=0
+for port in "${workers[@]}"; do
+    n=$(cluster_psql "$port" -c "SET citus.override_table_visibility = off" -c "
+        SELECT count(bt_index_check(c.oid, true)) FROM pg_class c
+        JOIN pg_namespace s ON s.oid = c.relnamespace AND s.nspname = 'fleet'
+        JOIN pg_am a ON a.oid = c.relam AND a.amname = 'btree' WHERE c.relkind = 'i'" 2>&1) || { echo "$n"; n=0; }
+    indexes=$((indexes + n))
+done
+check "every shard index passes amcheck (4 tables of 32 shards, primary keys)" "$((indexes >= 128))" "1"
+grep '^failed ' "$out" || true
+echo "$summary"
+echo "measured (2 cores, coordinator and both workers on this machine): shard move ${move_ms} ms under the load;" \
+     "worker1 killed and accepting connections again after ${up_s} s; $indexes shard indexes checked"
+echo "citus_faults: $failures failures"
+[ "$failures" -eq 0 ]

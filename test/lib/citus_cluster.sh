@@ -1,0 +1,44 @@
+# A Citus cluster on local ports for the Citus suites: a coordinator and two workers, each a throwaway cluster of
+# test/lib/cluster.sh (stopped and removed when the suite exits). Sourced after test/lib/citus_build.sh's
+# citus_require.
+#
+#   citus_cluster_start [SETTING ...]   starts the three nodes (each SETTING "name=value" on every node), creates
+#                                       Citus on each and adds the workers; sets $coordinator and $workers (ports)
+#   c [psql arguments]                  psql on the coordinator's postgres database
+#   citus_nodes                         the ports of every node, the coordinator first
+#   citus_node_name PORT                coordinator, worker1 or worker2
+#   citus_restart_node PORT             starts that node's server again (after it was stopped or killed)
+source test/lib/cluster.sh
+
+# wal_level=logical: shard moves copy the shards by logical replication, as they do by default
+CITUS_NODE_SETTINGS=("shared_preload_libraries=citus" "max_prepared_transactions=100" "max_connections=200"
+                     "wal_level=logical" "max_wal_senders=20" "max_replication_slots=20")
+CITUS_EXTRA_SETTINGS=()
+
+citus_cluster_start() {
+    CITUS_EXTRA_SETTINGS=("$@")
+    coordinator=$(free_port)
+    workers=("$(free_port)" "$(free_port)")
+    local port
+    for port in "$coordinator" "${workers[@]}"; do
+        cluster_start "$(citus_node_name "$port")" "$port" "${CITUS_NODE_SETTINGS[@]}" "$@" || return 1
+        cluster_psql "$port" -c "CREATE EXTENSION citus" || return 1
+    done
+    c -c "SELECT citus_set_coordinator_host('localhost', $coordinator)" >/dev/null
+    for port in "${workers[@]}"; do c -c "SELECT citus_add_node('localhost', $port)" >/dev/null; done
+}
+
+c() { cluster_psql "$coordinator" -d postgres "$@"; }
+
+citus_nodes() { echo "$coordinator" "${workers[@]}"; }
+
+citus_node_name() {
+    if [ "$1" = "$coordinator" ]; then echo coordinator
+    elif [ "$1" = "${workers[0]}" ]; then echo worker1
+    else echo worker2
+    fi
+}
+
+citus_restart_node() {
+    cluster_run "$(citus_node_name "$1")" "$1" "${CITUS_NODE_SETTINGS[@]}" "${CITUS_EXTRA_SETTINGS[@]}"
+}
