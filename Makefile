@@ -110,7 +110,7 @@ check-scripts:
 
 # The C++ style of .clang-format, over src/ and test/ (`make format` applies it).
 FORMAT_FILES = $(wildcard src/*/*.cpp src/*/*.hpp src/core/*/*.cpp src/core/*/*.hpp test/unit/*/*.cpp test/unit/*/*.hpp test/fuzz/*.cpp test/fuzz/*.hpp \
-	test/bench/*.cpp test/bench/peers/*.cpp test/chaos/*.cpp test/drivers/*.cpp test/boundary/*.cpp test/*.cpp)
+	test/bench/*.cpp test/bench/peers/*.cpp test/chaos/*.cpp test/chaos/*.hpp test/drivers/*.cpp test/drivers/*.hpp test/boundary/*.cpp test/*.cpp)
 check-format:
 	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format: $(words $(FORMAT_FILES)) files as .clang-format says"
 format:

@@ -28,14 +28,17 @@ SKIPPED=0
 FAILED_SUITES=()
 SKIP_REASONS=()
 
-# record SUITE PASSED FAILED [SKIPPED]
+# record SUITE PASSED FAILED [SKIPPED]; the time since the previous record is the suite's
+SECONDS=0
+LAST_RECORD=0
 record() {
     local skipped=${4:-0}
     PASSED=$((PASSED + $2))
     FAILED=$((FAILED + $3))
     SKIPPED=$((SKIPPED + skipped))
     [ "$3" -gt 0 ] && FAILED_SUITES+=("$1")
-    log "$1: $2 passed, $3 failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped")"
+    log "$1: $2 passed, $3 failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped") ($((SECONDS - LAST_RECORD)) s)"
+    LAST_RECORD=$SECONDS
 }
 
 # A script that reports steps (test/major.sh, test/upgrade/run.sh): one test per "ok: " line, one failure per
@@ -102,6 +105,15 @@ run_check() {
 install_dependencies
 ensure_test_locale
 build_and_install
+
+# The C++ test programs are independent of each other and each is one compiler run: build them side by side first
+# (a failure shows again where each is used).
+log "building the C++ test programs, $(nproc) at a time"
+LAST_RECORD=$SECONDS
+make -s -j"$(nproc)" build/unit_tests build/unit_tests_asan build/core_bench build/chunker_speed \
+    $(for target in test/fuzz/*.cpp; do echo "build/fuzz_$(basename "$target" .cpp)"; done) >/dev/null 2>&1
+log "built in $((SECONDS - LAST_RECORD)) s"
+LAST_RECORD=$SECONDS
 
 log "build rules: the core is locale-free, the core/shim boundary holds, the code is formatted, the scripts are safe, the benchmarks build"
 run_check "core locale-free" make -s check-locale-free PG_CONFIG=$PG_BIN/pg_config
@@ -182,5 +194,6 @@ fi
 for line in "${MAJOR_LINES[@]}"; do log "$line"; done
 if [ ${#FAILED_SUITES[@]} -gt 0 ]; then log "failing suites: ${FAILED_SUITES[*]}"; fi
 for reason in "${SKIP_REASONS[@]}"; do log "skipped: $reason"; done
+log "the test command took $((SECONDS / 60)) min $((SECONDS % 60)) s"
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 [ "$FAILED" -eq 0 ]

@@ -4,8 +4,10 @@
 # the same expected files, the hostile battery and the tr_TR.UTF-8 run find no crash and no internal error, a fresh
 # install and every earlier version updated have the same catalog, a non-superuser installs both extensions, the
 # scripts withstand the traps of a role with only CREATE on a database (test/integration/script_attack.sh), and
-# the major's own features behave as documented (test/integration/server_features.sh), and the types give the
-# answers of PostgreSQL's own in every query shape and plan (test/integration/planner.sh).
+# the major's own features behave as documented (test/integration/server_features.sh), the types give the
+# answers of PostgreSQL's own in every query shape and plan (test/integration/planner.sh), and the Citus suite
+# passes on a cluster of that major with its Citus (test/integration/citus.sh; on the newest major also the live
+# update and the workload under faults, citus_update.sh and citus_faults.sh).
 #
 #   bash test/major.sh VERSION              e.g. 17.6 (18.6 is built with assertions)
 #
@@ -14,6 +16,7 @@
 # exits 77.
 source "$(dirname "$0")/../scripts/setup.sh"
 source test/lib/postgres_build.sh
+source test/lib/citus_build.sh
 set +e
 version=$1
 assert=$([ "$version" = "$POSTGRES_ASSERT_RELEASE" ] && echo assert)
@@ -32,14 +35,16 @@ passed=0
 # step NAME COMMAND...: runs it with a time limit (a function must be exported), prints ok or FAILED and its last
 # lines
 step() {
-    local name=$1 out status
+    local name=$1 out status started=$SECONDS
     shift
     # --foreground: in our process group, so an interrupt reaches the step at once
     out=$(timeout --foreground "$STEP_SECONDS" bash -c '"$@"' step "$@" 2>&1)
     status=$?
     if [ $status -eq 0 ]; then
-        echo "ok: $name — $(tail -n 1 <<<"$out")"
+        echo "ok: $name — $(tail -n 1 <<<"$out") ($((SECONDS - started)) s)"
         passed=$((passed + 1))
+    elif [ $status -eq 77 ]; then
+        echo "SKIPPED: $name: $(grep -m 1 '^SKIPPED:' <<<"$out" | sed 's/^SKIPPED: *//')"
     else
         [ $status -eq 124 ] && out+=$'\n'"(stopped after ${STEP_SECONDS}s)"
         # indented, so the step's own ok lines are not counted as this script's
@@ -90,6 +95,14 @@ step "docs: every function documented, every example as shown" bash test/integra
 step "server features of PostgreSQL $major" bash test/integration/server_features.sh
 step "the types under the planner: amvalidate, the differential query test, 1.5.0's families caught" \
     bash test/integration/planner.sh
+step "Citus $(citus_release) on a coordinator and two workers: the whole Citus suite" bash test/integration/citus.sh
+# The cluster's live update and its workload under faults run on the newest major here, as on 15 in the default
+# suites.
+if [ "$major" = "${POSTGRES_RELEASES[-1]%%.*}" ]; then
+    step "Citus: ALTER EXTENSION UPDATE across the cluster under a pgbench load" bash test/integration/citus_update.sh
+    step "Citus: the distributed workload through a shard move and a worker's SIGKILL" \
+        bash test/integration/citus_faults.sh
+fi
 
 now=$(psql -X -At -c "SELECT pg_postmaster_start_time()")
 if [ "$now" != "$started" ] || grep -qE 'terminated by signal|TRAP:' "$SERVER_LOG"; then

@@ -77,7 +77,9 @@ using idcodec_test::Connection;
 using idcodec_test::exec;
 using idcodec_test::Result;
 
-Connection connect(const std::string& conninfo) { return idcodec_test::connect_retrying(conninfo, std::chrono::seconds(60)); }
+Connection connect(const std::string& conninfo) {
+    return idcodec_test::connect_retrying(conninfo, std::chrono::seconds(60));
+}
 
 bool ok(const Result& result) { return idcodec_test::succeeded(result.get()); }
 
@@ -239,7 +241,6 @@ void run_chaos(const Options& options, std::vector<Slot>& slots, Chaos& chaos, c
 }
 
 using idcodec_test::Verdict;
-
 
 Verdict verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
     Verdict verdict;

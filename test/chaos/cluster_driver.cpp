@@ -2,8 +2,8 @@
 // the tables of cluster_schema.sql: inserts with keys the cluster generates (ulid, typeid, a bigserial shown as a
 // hashid), lookups by each public form (ulid text, typeid text, hashid), key-range scans over ulid (time order),
 // and the short-URL service's shorten and resolve (which counts hits). Whoever runs it injects the faults and
-// tells it the phases with SIGUSR1 (warm-up -> before -> during -> after the faults); SIGTERM ends the run. Clients reconnect when their
-// connection fails, and keep a log of what the server acknowledged.
+// tells it the phases with SIGUSR1 (warm-up -> before -> during -> after the faults); SIGTERM ends the run. Clients
+// reconnect when their connection fails, and keep a log of what the server acknowledged.
 //
 // Afterwards, from those logs: every acknowledged row is present once, with its key, public ID and values; no key was
 // issued twice; every acknowledged hit is counted (and no more hits than calls); every read during the run
@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -48,13 +49,15 @@ struct Options {
 // Set from signal handlers: lock-free atomics only.
 std::atomic<int> phase{0};  // 0 connecting and warming up, 1 before the faults, 2 during, 3 after
 std::atomic<bool> stop{false};
+std::atomic<int> connected{0};  // workers that have connected once
 static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
 constexpr int phases = 4;
 constexpr const char* phase_name[phases] = {"warm-up", "before", "during", "after"};
 
 extern "C" void next_phase(int) {
     int current = phase.load();
-    if (current + 1 < phases) phase.store(current + 1);
+    while (current + 1 < phases && !phase.compare_exchange_weak(current, current + 1)) {
+    }
 }
 extern "C" void end_run(int) { stop.store(true); }
 
@@ -74,11 +77,13 @@ struct WorkerLog {
     std::uint64_t attempted[kinds] = {};
     std::uint64_t acknowledged[kinds] = {};
     std::uint64_t attempted_in[phases] = {}, acknowledged_in[phases] = {};
+    std::uint64_t acknowledged_after[kinds] = {};   // in the last phase
     std::map<std::string, std::uint64_t> failures;  // the first line of each error, and how often
     std::uint64_t wrong_reads = 0;
     std::vector<Row> events, members, accounts;
     std::vector<std::pair<std::string, std::string>> shortened;               // url, code
     std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> resolves;  // code -> acknowledged, attempted
+    std::vector<Kind> kind_of;  // what each sequence number (seq) of this client was sent as
 };
 
 Connection connect(const std::string& conninfo) {
@@ -92,9 +97,12 @@ std::string field(const Result& result, int column) { return PQgetvalue(result.g
 // A lookup by a public form of one of this client's acknowledged rows: nullopt when the statement failed (no
 // answer), else whether the answer was that row.
 std::optional<bool> lookup(PGconn* conn, const WorkerLog& log, std::mt19937_64& random) {
-    const std::uint64_t which = random() % 3;
-    const std::vector<Row>& rows = which == 0 ? log.events : which == 1 ? log.members : log.accounts;
-    if (rows.empty()) return std::nullopt;
+    std::uint64_t which = random() % 3;
+    const auto rows_of = [&log](std::uint64_t table) -> const std::vector<Row>& {
+        return table == 0 ? log.events : table == 1 ? log.members : log.accounts;
+    };
+    while (rows_of(which).empty()) which = (which + 1) % 3;  // the caller saw one that is not
+    const std::vector<Row>& rows = rows_of(which);
     const Row& row = rows[random() % rows.size()];
     const Result result =
         which == 0   ? exec(conn, "SELECT client, seq, id::text FROM fleet.event WHERE id = $1::ulid", {row.key})
@@ -111,7 +119,6 @@ std::optional<bool> lookup(PGconn* conn, const WorkerLog& log, std::mt19937_64& 
 // A range of the ulid key (creation time) between two of this client's events: it holds at least the client's own
 // acknowledged events between them. nullopt when the statement failed.
 std::optional<bool> range(PGconn* conn, const WorkerLog& log, std::mt19937_64& random) {
-    if (log.events.size() < 2) return std::nullopt;
     std::string low = log.events[random() % log.events.size()].key;
     std::string high = log.events[random() % log.events.size()].key;
     if (high < low) std::swap(low, high);  // canonical ULID text sorts as the bytes do
@@ -129,7 +136,11 @@ void run_worker(const Options& options, int index, WorkerLog& log) {
     std::uint64_t serial = 0;
     const std::string client = std::to_string(index);
     while (!stop) {
-        if (!conn || PQstatus(conn.get()) != CONNECTION_OK) conn = connect(options.conninfo);
+        if (!conn || PQstatus(conn.get()) != CONNECTION_OK) {
+            const bool first = !conn;
+            conn = connect(options.conninfo);
+            if (first) ++connected;
+        }
         const std::uint64_t roll = random() % 100;
         const Kind kind = roll < 25   ? event_op
                           : roll < 35 ? member_op
@@ -138,14 +149,19 @@ void run_worker(const Options& options, int index, WorkerLog& log) {
                           : roll < 75 ? range_op
                           : roll < 85 ? shorten_op
                                       : resolve_op;
+        // reads need rows of this client first: such a draw is no operation
+        if ((kind == lookup_op && log.events.empty() && log.members.empty() && log.accounts.empty()) ||
+            (kind == range_op && log.events.size() < 2) || (kind == resolve_op && log.shortened.empty()))
+            continue;
         const std::uint64_t seq = serial++;
+        log.kind_of.push_back(kind);
         const int at_phase = phase.load();
         bool acknowledged = false;
         if (kind == event_op || kind == member_op || kind == account_op) {
-            const char* sql = kind == event_op ? "INSERT INTO fleet.event (client, seq) VALUES ($1, $2) RETURNING id::text, ''"
-                              : kind == member_op
-                                  ? "INSERT INTO fleet.member (client, seq) VALUES ($1, $2) RETURNING id::text, ''"
-                                  : "INSERT INTO fleet.account (client, seq) VALUES ($1, $2) RETURNING id, public_id";
+            const char* sql =
+                kind == event_op    ? "INSERT INTO fleet.event (client, seq) VALUES ($1, $2) RETURNING id::text, ''"
+                : kind == member_op ? "INSERT INTO fleet.member (client, seq) VALUES ($1, $2) RETURNING id::text, ''"
+                                    : "INSERT INTO fleet.account (client, seq) VALUES ($1, $2) RETURNING id, public_id";
             const Result result = exec(conn.get(), sql, {client, std::to_string(seq)});
             if ((acknowledged = one_row(result))) {
                 std::vector<Row>& rows = kind == event_op ? log.events : kind == member_op ? log.members : log.accounts;
@@ -160,17 +176,22 @@ void run_worker(const Options& options, int index, WorkerLog& log) {
             const Result result = exec(conn.get(), "SELECT fleet.shorten($1)", {url});
             if ((acknowledged = one_row(result))) log.shortened.emplace_back(url, field(result, 0));
         } else {
-            if (log.shortened.empty()) continue;
-            const std::string code = log.shortened[random() % log.shortened.size()].second;
+            const auto& [url, code] = log.shortened[random() % log.shortened.size()];
             auto& [acked, attempted] = log.resolves[code];
             ++attempted;
-            if ((acknowledged = one_row(exec(conn.get(), "SELECT fleet.resolve($1)", {code})))) ++acked;
+            const Result result = exec(conn.get(), "SELECT fleet.resolve($1)", {code});
+            if ((acknowledged = one_row(result))) {
+                ++acked;
+                // a resolve counts its hit whatever it returns; it must return the code's URL
+                if (PQgetisnull(result.get(), 0, 0) || field(result, 0) != url) ++log.wrong_reads;
+            }
         }
         ++log.attempted[kind];
         ++log.attempted_in[at_phase];
         if (acknowledged) {
             ++log.acknowledged[kind];
             ++log.acknowledged_in[at_phase];
+            if (at_phase == phases - 1) ++log.acknowledged_after[kind];
         } else {
             const std::string_view message = PQerrorMessage(conn.get());
             ++log.failures[std::string(message.substr(0, std::min(message.find('\n'), std::size_t{100})))];
@@ -181,7 +202,9 @@ void run_worker(const Options& options, int index, WorkerLog& log) {
 // What the tables hold after the run: key -> (client, seq, public ID), counting keys seen more than once.
 struct Stored {
     std::map<std::string, Row> rows;
-    std::uint64_t duplicated = 0;
+    std::uint64_t duplicated = 0;                  // keys stored twice
+    std::set<std::pair<int, std::uint64_t>> sent;  // (client, seq) of every row
+    std::uint64_t sent_twice = 0;                  // rows of one operation stored twice
 };
 
 Stored stored(PGconn* conn, const char* sql) {
@@ -195,13 +218,14 @@ Stored stored(PGconn* conn, const char* sql) {
         Row row{PQgetvalue(rows.get(), i, 0), PQgetvalue(rows.get(), i, 3), std::stoi(PQgetvalue(rows.get(), i, 1)),
                 std::stoull(PQgetvalue(rows.get(), i, 2))};
         result.duplicated += !result.rows.emplace(row.key, row).second;
+        result.sent_twice += !result.sent.emplace(row.client, row.seq).second;
     }
     return result;
 }
 
 struct Outcome {
     Verdict verdict;
-    std::uint64_t duplicated = 0;  // keys acknowledged twice, or stored twice
+    std::uint64_t duplicated = 0;  // keys acknowledged twice or stored twice, operations stored twice
     std::uint64_t rows_acknowledged = 0, rows_found = 0, hits_acknowledged = 0, hits_found = 0;
 };
 
@@ -221,7 +245,17 @@ Outcome verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
     };
     for (const Table& table : tables) {
         const Stored found = stored(conn, table.sql);
-        outcome.duplicated += found.duplicated;
+        outcome.duplicated += found.duplicated + found.sent_twice;
+        // every stored row is one of an insert into that table that a client sent (acknowledged or not)
+        const Kind kind = table.rows == &WorkerLog::events    ? event_op
+                          : table.rows == &WorkerLog::members ? member_op
+                                                              : account_op;
+        for (const auto& [client, seq] : found.sent) {
+            const bool sent = client >= 0 && static_cast<std::size_t>(client) < logs.size() &&
+                              seq < logs[static_cast<std::size_t>(client)].kind_of.size() &&
+                              logs[static_cast<std::size_t>(client)].kind_of[seq] == kind;
+            outcome.verdict.wrong += !sent;
+        }
         std::set<std::string> keys;
         for (const WorkerLog& log : logs) {
             for (const Row& row : log.*table.rows) {
@@ -239,20 +273,24 @@ Outcome verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
         }
     }
     const Stored codes = stored(conn, "SELECT code, 0, hits, url FROM fleet.url_code");
+    outcome.duplicated += codes.duplicated;
     for (const WorkerLog& log : logs) {
         for (const auto& [url, code] : log.shortened) {
             const auto it = codes.rows.find(code);
             outcome.verdict.count(it == codes.rows.end() ? std::nullopt : std::optional(it->second.public_id == url));
         }
-        for (const auto& [code, counts] : log.resolves) {
+        for (const auto& [url, code] : log.shortened) {
             const auto it = codes.rows.find(code);
             if (it == codes.rows.end()) continue;  // counted with its shorten
             // acknowledged hits must all be there; more than the calls made would be hits from nowhere
+            const auto resolved = log.resolves.find(code);
+            const auto [acked, attempted] =
+                resolved != log.resolves.end() ? resolved->second : std::pair<std::uint64_t, std::uint64_t>{};
             const std::uint64_t hits = it->second.seq;
-            outcome.hits_acknowledged += counts.first;
+            outcome.hits_acknowledged += acked;
             outcome.hits_found += hits;
-            outcome.verdict.count(hits < counts.first ? std::nullopt : std::optional(hits <= counts.second),
-                                  counts.first);
+            outcome.verdict.wrong += hits > attempted;
+            if (acked > 0) outcome.verdict.count(hits < acked ? std::nullopt : std::optional(true), acked);
         }
         outcome.verdict.wrong += log.wrong_reads;
     }
@@ -292,6 +330,11 @@ int main(int argc, char** argv) {
     const auto deadline = phase_started + std::chrono::seconds(options.seconds);
     for (std::size_t i = 0; i < logs.size(); ++i)
         workers.emplace_back(run_worker, std::cref(options), static_cast<int>(i), std::ref(logs[i]));
+    // the signal handlers are in place and every connection is up: whoever runs this may signal the phases now
+    while (connected.load() < options.connections && Clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::printf("ready\n");
+    std::fflush(stdout);
     int seen = 0;  // the phases whose end this thread has recorded
     while (!stop) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -332,8 +375,7 @@ int main(int argc, char** argv) {
     for (int p = 0; p < phases; ++p) {
         char part[128];
         std::snprintf(part, sizeof part, "%s%s %.0f/s (%.0f s, %llu of %llu acknowledged)", p > 0 ? ", " : "",
-                      phase_name[p],
-                      phase_seconds[p] > 0 ? static_cast<double>(in_phase[p]) / phase_seconds[p] : 0.0,
+                      phase_name[p], phase_seconds[p] > 0 ? static_cast<double>(in_phase[p]) / phase_seconds[p] : 0.0,
                       phase_seconds[p], static_cast<unsigned long long>(in_phase[p]),
                       static_cast<unsigned long long>(attempted_in[p]));
         throughput += part;
@@ -347,15 +389,23 @@ int main(int argc, char** argv) {
                     by_count[i].second.c_str());
     const Verdict& verdict = outcome.verdict;
     std::printf(
-        "cluster: %d connections; operations %llu, acknowledged %llu, verified %llu, lost %llu, duplicated %llu, "
+        "cluster: %d connections, seed %llu; operations %llu, acknowledged %llu, verified %llu, lost %llu, duplicated "
+        "%llu, "
         "wrong %llu; rows acknowledged %llu, found %llu; hits acknowledged %llu, counted %llu; throughput: %s%s\n",
-        options.connections, static_cast<unsigned long long>(operations),
+        options.connections, static_cast<unsigned long long>(options.seed), static_cast<unsigned long long>(operations),
         static_cast<unsigned long long>(acknowledged), static_cast<unsigned long long>(verdict.verified),
         static_cast<unsigned long long>(verdict.lost), static_cast<unsigned long long>(outcome.duplicated),
         static_cast<unsigned long long>(verdict.wrong), static_cast<unsigned long long>(outcome.rows_acknowledged),
         static_cast<unsigned long long>(outcome.rows_found), static_cast<unsigned long long>(outcome.hits_acknowledged),
         static_cast<unsigned long long>(outcome.hits_found), throughput.c_str(), per_kind.c_str());
-    const bool every_phase = phase.load() == phases - 1;
+    // the cluster served during the faults and after them, every kind of insert again once they were over
+    bool every_insert_after = true;
+    for (const Kind kind : {event_op, member_op, account_op}) {
+        std::uint64_t after = 0;
+        for (const WorkerLog& log : logs) after += log.acknowledged_after[kind];
+        every_insert_after = every_insert_after && after > 0;
+    }
+    const bool every_phase = phase.load() == phases - 1 && in_phase[2] > 0 && every_insert_after;
     return verdict.lost == 0 && outcome.duplicated == 0 && verdict.wrong == 0 && verdict.verified > 0 && every_phase
                ? 0
                : 1;

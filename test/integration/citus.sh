@@ -16,11 +16,12 @@ source test/lib/citus_build.sh
 citus_require
 source test/lib/citus_cluster.sh
 source test/lib/check.sh
+source test/lib/versions.sh
 citus_cluster_start
-versions() { for port in $(citus_nodes); do
-    cluster_psql "$port" -c "SELECT coalesce((SELECT extversion FROM pg_extension WHERE extname = 'idcodec'), 'none')"
-done | paste -sd' '; }
-current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control)
+versions() {
+    citus_per_node "SELECT coalesce((SELECT extversion FROM pg_extension WHERE extname = 'idcodec'), 'none')" | paste -sd' '
+}
+current=$(idcodec_current)
 
 # ---- the extension on every node
 c -c "CREATE EXTENSION idcodec VERSION '0.4.0'"
@@ -28,19 +29,22 @@ check "CREATE EXTENSION on the coordinator reaches both workers" "$(versions)" "
 c -c "ALTER EXTENSION idcodec UPDATE"
 check "ALTER EXTENSION idcodec UPDATE reaches both workers" "$(versions)" "$current $current $current"
 # Where Citus does not propagate the update (here: DDL propagation off in the session), it is run on the workers.
-previous=$(ls idcodec--*--"$current".sql | sed -E 's/^idcodec--([0-9.]+)--.*/\1/' | sort -V | tail -n 1)
+previous=$(idcodec_previous)
 c -c "DROP EXTENSION idcodec" -c "CREATE EXTENSION idcodec VERSION '$previous'"
 c -c "SET citus.enable_ddl_propagation = off" -c "ALTER EXTENSION idcodec UPDATE"
 check "with DDL propagation off, ALTER EXTENSION UPDATE updates the coordinator only" "$(versions)" \
     "$current $previous $previous"
-c -c "ALTER EXTENSION idcodec UPDATE" 2>/dev/null
-check "... and the same command again on the coordinator, with propagation on, updates the workers" "$(versions)" \
-    "$current $current $current"
+check "... and the same command again on the coordinator, with propagation on, updates the workers" \
+    "$(c -c "ALTER EXTENSION idcodec UPDATE" 2>&1) $(versions)" \
+    "NOTICE:  version \"$current\" of extension \"idcodec\" is already installed $current $current $current"
 # (or on each worker, where Citus refuses the command unless propagation is off in that session)
 c -c "DROP EXTENSION idcodec" -c "CREATE EXTENSION idcodec VERSION '$previous'"
 c -c "SET citus.enable_ddl_propagation = off" -c "ALTER EXTENSION idcodec UPDATE"
-c -c "SELECT run_command_on_workers('SET citus.enable_ddl_propagation = off; ALTER EXTENSION idcodec UPDATE')" >/dev/null
-check "... or on each worker in a session with propagation off" "$(versions)" "$current $current $current"
+check "... or on each worker: refused in a session with propagation on, run in one with propagation off" \
+    "$(c -c "SELECT string_agg(result, ', ') FROM run_command_on_workers('ALTER EXTENSION idcodec UPDATE')")
+$(c -c "SELECT string_agg(result, ', ') FROM run_command_on_workers('SET citus.enable_ddl_propagation = off; ALTER EXTENSION idcodec UPDATE')") $(versions)" \
+    "ERROR:  operation is not allowed on this node, ERROR:  operation is not allowed on this node
+SET, SET $current $current $current"
 c -c "DROP EXTENSION idcodec"
 check "DROP EXTENSION reaches both workers" "$(versions)" "none none none"
 # (and on the schema it installs into: idcodec's scripts refuse a schema the installing role may not create in)
@@ -192,20 +196,26 @@ read -r bytes_in bytes_stored < <(c -c "$stats")
 
 # ---- named keys: the keyring file on every node
 # Each node reads idcodec.keys from its data directory; keys_on PORT LINES writes its file and reloads that node.
+# The reload is asynchronous: wait until the node has read its configuration again.
 keys_on() {
-    local file
-    file=$CLUSTERS/$(citus_node_name "$1")/idcodec.keys
-    printf '%s\n' "$2" >"$file"
-    chmod 600 "$file"
-    [ "$(id -u)" = 0 ] && chown postgres: "$file"
+    as_postgres sh -c "umask 077; printf '%s\n' \"\$1\" >'$CLUSTERS/$(citus_node_name "$1")/idcodec.keys'" sh "$2"
+    reload_node "$1"
+}
+reload_node() {
+    local loaded
+    loaded=$(cluster_psql "$1" -c "SELECT pg_conf_load_time()")
     cluster_psql "$1" -c "SELECT pg_reload_conf()" >/dev/null
+    for _ in $(seq 1 100); do
+        [ "$(cluster_psql "$1" -c "SELECT pg_conf_load_time()")" != "$loaded" ] && return 0
+        sleep 0.05
+    done
 }
 customers_key=2b7e151628aed2a6abf7158809cf4f3c
 next_key=000102030405060708090a0b0c0d0e0f1011121314151617
 for port in $(citus_nodes); do
     keys_on "$port" "customers = $customers_key"
-    cluster_psql "$port" -c "LOAD 'idcodec'" -c "ALTER SYSTEM SET idcodec.keyring_file = 'idcodec.keys'" \
-        -c "SELECT pg_reload_conf()" >/dev/null
+    cluster_psql "$port" -c "LOAD 'idcodec'" -c "ALTER SYSTEM SET idcodec.keyring_file = 'idcodec.keys'"
+    reload_node "$port"
 done
 c >/dev/null <<'SQL'
 CREATE TABLE customer (
@@ -224,13 +234,13 @@ check "a lookup by encrypted public ID is a router query and finds its row" \
     "$(c -c "EXPLAIN (COSTS OFF) $lookup" | grep -oE 'Task Count: [0-9]+') $(c -c "$lookup")" "Task Count: 1 777"
 # the docs' check that every node has the same key under a name: a code of a fixed number, compared across the nodes
 key_check() {
-    c -c "SELECT string_agg(n.nodeport || '=' || r.result, ' ' ORDER BY n.nodeport = $coordinator DESC, n.nodeport)
+    c -c "SELECT string_agg(n.nodeport || '=' || r.success || ':' || r.result, ' ' ORDER BY n.nodeport = $coordinator DESC, n.nodeport)
           FROM run_command_on_all_nodes(\$\$SELECT idcrypt_encode(0, key_name => '$1', tweak => 'key check')\$\$) r
           JOIN pg_dist_node n USING (nodeid)"
 }
 same="$(c -c "SELECT idcrypt_encode(0, '\x$customers_key'::bytea, tweak => 'key check')")"
 check "the key check gives the same code on every node" "$(key_check customers)" \
-    "$coordinator=$same ${workers[0]}=$same ${workers[1]}=$same"
+    "$coordinator=true:$same ${workers[0]}=true:$same ${workers[1]}=true:$same"
 # A node without the key, or without a keyring file: the statement fails with the SQLSTATE of the missing key and
 # Citus's context naming that node; no row gets a code made otherwise.
 id_on() {  # the first id above 1000 whose shard is on that worker
@@ -244,26 +254,28 @@ failure() {  # SQLSTATE and the node the error came from
     echo "$(grep -oE '^ERROR: +[0-9A-Z]{5}' <<<"$out" | grep -oE '[0-9A-Z]{5}$') $(grep -oE 'while executing command on [a-z]+:[0-9]+' <<<"$out" | head -n 1)"
 }
 keys_on "${workers[1]}" "orders = $next_key"
-check "worker2 lacks the key: an insert into its shard fails with 42704 naming worker2" \
-    "$(failure "INSERT INTO customer (id) VALUES ($(id_on "${workers[1]}"))")" \
-    "42704 while executing command on localhost:${workers[1]}"
+check "worker2 lacks the key: an insert into its shard fails with 42704 naming worker2, and no row written" \
+    "$(failure "INSERT INTO customer (id) VALUES ($(id_on "${workers[1]}"))") $(c -c "SELECT count(*) FROM customer")" \
+    "42704 while executing command on localhost:${workers[1]} 1000"
 check "... a query decoding on every shard fails naming worker2" \
     "$(failure "SELECT count(*) FROM customer WHERE idcrypt_decode(public_id, key_name => 'customers', tweak => 'customer') = id")" \
     "42704 while executing command on localhost:${workers[1]}"
 c -c "INSERT INTO customer (id) VALUES ($(id_on "${workers[0]}"))"
 check "... while worker1's shards take rows with the right code" "$(c -c "SELECT count(*), count(*) FILTER (WHERE public_id =
     idcrypt_encode(id, '\x$customers_key'::bytea, tweak => 'customer')) FROM customer")" "1001|1001"
-cluster_psql "${workers[0]}" -c "ALTER SYSTEM RESET idcodec.keyring_file" -c "SELECT pg_reload_conf()" >/dev/null
-check "worker1 with no keyring file set: 55000 naming worker1" \
-    "$(failure "INSERT INTO customer (id) VALUES ($(id_on "${workers[0]}"))")" \
-    "55000 while executing command on localhost:${workers[0]}"
-cluster_psql "${workers[0]}" -c "ALTER SYSTEM SET idcodec.keyring_file = 'idcodec.keys'" -c "SELECT pg_reload_conf()" >/dev/null
+cluster_psql "${workers[0]}" -c "ALTER SYSTEM RESET idcodec.keyring_file"
+reload_node "${workers[0]}"
+check "worker1 with no keyring file set: 55000 naming worker1, and no row written" \
+    "$(failure "INSERT INTO customer (id) VALUES ($(id_on "${workers[0]}"))") $(c -c "SELECT count(*) FROM customer")" \
+    "55000 while executing command on localhost:${workers[0]} 1001"
+cluster_psql "${workers[0]}" -c "ALTER SYSTEM SET idcodec.keyring_file = 'idcodec.keys'"
+reload_node "${workers[0]}"
 # Rotation as the docs give it: the new name in every node's file, reloaded, checked alike, then a column of its own.
 for port in $(citus_nodes); do keys_on "$port" "customers = $customers_key
 customers_2027 = $next_key"; done
 check "rotation: the new name gives the same code on every node" "$(key_check customers_2027)" \
     "$(same=$(c -c "SELECT idcrypt_encode(0, '\x$next_key'::bytea, tweak => 'key check')")
-       echo "$coordinator=$same ${workers[0]}=$same ${workers[1]}=$same")"
+       echo "$coordinator=true:$same ${workers[0]}=true:$same ${workers[1]}=true:$same")"
 c -c "ALTER TABLE customer ADD COLUMN public_id_2027 text
       GENERATED ALWAYS AS (idcrypt_encode(id, key_name => 'customers_2027', tweak => 'customer')) STORED"
 check "... a column under the new name, computed on every shard, with the old one kept" \
@@ -274,9 +286,11 @@ keys_on "${workers[1]}" "customers = $customers_key
 customers_2027 = $customers_key$(echo "$next_key" | cut -c33-)"
 check "a node given another key under the name is the one the key check sets apart" \
     "$(key_check customers_2027 | tr ' ' '\n' | awk -F= '{print $2}' | sort | uniq -c | awk '{print $1}' | sort | paste -sd' ')
-$(key_check customers_2027 | tr ' ' '\n' | grep -vF "=$(c -c "SELECT idcrypt_encode(0, '\x$next_key'::bytea, tweak => 'key check')")" | cut -d= -f1)" \
+$(key_check customers_2027 | tr ' ' '\n' | grep -vF "=true:$(c -c "SELECT idcrypt_encode(0, '\x$next_key'::bytea, tweak => 'key check')")" | cut -d= -f1)" \
     "1 2
 ${workers[1]}"
+
+check "no backend of any node crashed or failed an assertion" "$(citus_crashes)" ""
 
 docs=$(PGHOST=localhost PGPORT=$coordinator PGUSER=postgres PGDATABASE=postgres python3 test/docs_check.py --citus docs/scaling-out.md 2>&1 || true)
 check "the Citus examples of docs/scaling-out.md give the results shown" "$(tail -n 1 <<<"$docs")" \
@@ -287,5 +301,5 @@ echo "  the workers' query: $(grep -m1 -oE 'Query: INSERT INTO .{0,160}' <<<"$in
 echo "measured (2 cores, all three nodes on this machine): 1M-row INSERT ... SELECT of three public IDs:" \
      "Citus ${citus_ms} ms, one node ${local_ms} ms; chunking and storing $((bytes_in >> 20)) MB in $files files:" \
      "Citus ${citus_chunk_ms} ms, one node ${local_chunk_ms} ms; stored $((bytes_stored >> 20)) MB"
-echo "citus: $failures failures"
+echo "citus: Citus $(citus_release), $passes checks passed, $failures failed"
 [ "$failures" -eq 0 ]

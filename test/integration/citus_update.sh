@@ -14,20 +14,16 @@ source test/lib/citus_build.sh
 citus_require
 source test/lib/citus_cluster.sh
 source test/lib/check.sh
+source test/lib/versions.sh
 citus_cluster_start
-current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control)
-# the release this one updates from: the newest with an update script to it
-previous=$(ls idcodec--*--"$current".sql | sed -E 's/^idcodec--([0-9.]+)--.*/\1/' | sort -V | tail -n 1)
+current=$(idcodec_current)
+previous=$(idcodec_previous)
 seconds=${IDCODEC_UPDATE_SECONDS:-20}
 # (amvalidate's reports of the previous families, and Citus's notes on CREATE DATABASE, are not the test's output)
 export PGOPTIONS="-c client_min_messages=warning"
-per_node() {  # per_node SQL: the result on every node, the coordinator first, one line each
-    local port
-    for port in $(citus_nodes); do cluster_psql "$port" -d postgres -c "$1" | paste -sd' '; done
-}
 
 c -c "CREATE EXTENSION idcodec VERSION '$previous'" >/dev/null
-check "every node at $previous" "$(per_node "SELECT extversion FROM pg_extension WHERE extname = 'idcodec'" | paste -sd' ')" \
+check "every node at $previous" "$(citus_per_node "SELECT extversion FROM pg_extension WHERE extname = 'idcodec'" | paste -sd' ')" \
     "$previous $previous $previous"
 c >/dev/null <<'SQL'
 CREATE TABLE member (id typeid PRIMARY KEY, n bigint NOT NULL);
@@ -71,16 +67,19 @@ answers() {  # each shape's count, or its SQLSTATE
 amvalidate="SELECT count(*) FILTER (WHERE amvalidate(oid)) || '/' || count(*) FROM pg_opclass WHERE opcname ~ '^(ulid|typeid)_'"
 before=$(answers)
 # (amvalidate reports what a family lacks as INFO, which every client gets)
-before_valid=$(per_node "$amvalidate" 2>/dev/null | paste -sd' ')
-if [ "$before" = "$(expected_counts 0)" ]; then
-    echo "note: at $previous the uuid shapes already answer ($before)"
+before_valid=$(citus_per_node "$amvalidate" 2>/dev/null | paste -sd' ')
+# 1.5.0's families could not plan them: the workers failed with internal errors (a later previous release answers)
+if [ "$previous" = 1.5.0 ]; then
+    check "before the update, at 1.5.0: the shapes fail on the workers, the families fail amvalidate" \
+        "$before $before_valid" "XX000 XX000 XX000 4/6 4/6 4/6"
 else
-    echo "at $previous, before the update: shapes $before; amvalidate per node $before_valid"
+    check "before the update, at $previous: the shapes answer" "$before $before_valid" "$(expected_counts 0) 6/6 6/6 6/6"
 fi
 
 # ---- the load, and the update in the middle of it
 load=$(mktemp -d)
-trap 'rm -rf "$load"; cluster_stop_all' EXIT
+pgbench=""
+trap '[ -n "$pgbench" ] && kill "$pgbench" 2>/dev/null; wait; rm -rf "$load"; cluster_stop_all' EXIT
 cat >"$load/insert.sql" <<'SQL'
 \set m random(1, 10000)
 INSERT INTO event (member, n) VALUES (typeid('member', uuid_v7_least(timestamptz '2026-01-01 00:00:00+00' + :m::int * interval '1 minute')), -(:m::bigint));
@@ -108,7 +107,9 @@ chmod -R a+rX "$load"
     -f "$load/time_range.sql@1" postgres >"$load/pgbench.out" 2>&1 &
 pgbench=$!
 sleep $((seconds / 3))
-update_ms=$(c -c '\timing on' -c "ALTER EXTENSION idcodec UPDATE" | grep -oE 'Time: [0-9.]+' | cut -d' ' -f2)
+updated=$(c -c '\timing on' -c "ALTER EXTENSION idcodec UPDATE" 2>&1) || { echo "FAILED: the update: $updated"; exit 1; }
+update_ms=$(grep -oE 'Time: [0-9.]+' <<<"$updated" | cut -d' ' -f2)
+check "the update ran while the load did" "$(kill -0 "$pgbench" 2>/dev/null && echo running)" "running"
 status=0
 wait $pgbench || status=$?
 pgbench_out=$(cat "$load/pgbench.out")
@@ -126,7 +127,7 @@ check "every counted lookup by hashid and every insert is there" \
     "$updates $inserts"
 
 # ---- afterwards: every node updated, with a fresh install's catalog
-check "every node at $current" "$(per_node "SELECT extversion FROM pg_extension WHERE extname = 'idcodec'" | paste -sd' ')" \
+check "every node at $current" "$(citus_per_node "SELECT extversion FROM pg_extension WHERE extname = 'idcodec'" | paste -sd' ')" \
     "$current $current $current"
 for port in $(citus_nodes); do
     node=$(citus_node_name "$port")
@@ -138,7 +139,7 @@ for port in $(citus_nodes); do
     [ "$updated" = "$fresh" ] || diff <(echo "$fresh") <(echo "$updated") | head -n 10
     cluster_psql "$port" -c "DROP DATABASE idcodec_fresh"
 done
-check "every operator class passes amvalidate on every node" "$(per_node "$amvalidate" | paste -sd' ')" "6/6 6/6 6/6"
+check "every operator class passes amvalidate on every node" "$(citus_per_node "$amvalidate" | paste -sd' ')" "6/6 6/6 6/6"
 check "the uuid shapes on every shard: an IN list, = ANY of a subquery's array, NOT IN a subquery" \
     "$(answers)" "$(expected_counts "$inserts")"
 check "... the IN list pruned to its values' shards, the workers' plans using the ulid index; NOT IN on all 32 shards" \
@@ -146,10 +147,11 @@ check "... the IN list pruned to its values' shards, the workers' plans using th
        grep -cE 'Index (Only )?Scan using event_pkey' | awk '{print ($1 > 0)}') $(c -c "EXPLAIN (COSTS OFF) ${shapes[0]}" |
        grep -oE 'Task Count: [0-9]+') $(c -c "EXPLAIN (COSTS OFF) ${shapes[2]}" | grep -oE 'Task Count: [0-9]+')" \
     "1 Task Count: 2 Task Count: 32"
+check "no backend of any node crashed or failed an assertion" "$(citus_crashes)" ""
 [ "$failures" -eq 0 ] || tail -n 25 "$load/pgbench.out"
 
 tps=$(grep -oE 'tps = [0-9.]+' <<<"$pgbench_out" | head -n 1 | cut -d' ' -f3)
 echo "measured: $previous -> $current under load: ALTER EXTENSION UPDATE ${update_ms} ms; pgbench ${seconds} s, 8 clients," \
      "${tps} transactions/s; per script: $processed; before the update the shapes gave: $before (amvalidate: $before_valid)"
-echo "citus_update: $failures failures"
+echo "citus_update: Citus $(citus_release), $passes checks passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -1,7 +1,7 @@
 -- What the planner and every caller see of idcodec in the current database, one line per object: its version; each
 -- function's signature, argument names and defaults, result, volatility, strictness, parallel safety, cost and rows,
 -- C symbol and library, and comment; each operator's function, commutator, negator, estimators, HASHES and MERGES;
--- each operator class; every member of its operator families; anything else it owns. Two databases with equal
+-- each operator class; every member of its operator families; anything else it owns; its types and casts. Two databases with equal
 -- output have the same idcodec (test/integration/catalog.sh, test/integration/citus_update.sh).
 SELECT e.extversion FROM pg_extension e WHERE e.extname = 'idcodec';
 SELECT concat_ws(' | ', p.oid::regprocedure::text COLLATE "C", coalesce(array_to_string(p.proargnames, ','), '-'),
@@ -43,3 +43,17 @@ ORDER BY member;
 SELECT pg_describe_object(d.classid, d.objid, d.objsubid) COLLATE "C" AS object
 FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec'
 WHERE d.deptype = 'e' AND d.classid <> 'pg_proc'::regclass ORDER BY object;
+-- its types and casts, with what the planner and callers rely on
+SELECT concat_ws(' | ', t.oid::regtype::text COLLATE "C", t.typlen, t.typbyval, t.typtype, t.typcategory, t.typispreferred,
+                 t.typalign, t.typstorage, t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout,
+                 t.typanalyze, t.typsubscript, t.typelem::regtype, t.typarray::regtype, t.typcollation) AS type
+FROM pg_type t
+JOIN pg_depend d ON d.classid = 'pg_type'::regclass AND d.objid = t.oid AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec'
+ORDER BY type;
+SELECT concat_ws(' | ', c.castsource::regtype::text COLLATE "C", c.casttarget::regtype::text COLLATE "C",
+                 c.castfunc::regprocedure, c.castcontext, c.castmethod) AS "cast"
+FROM pg_cast c
+JOIN pg_depend d ON d.classid = 'pg_cast'::regclass AND d.objid = c.oid AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec'
+ORDER BY "cast";

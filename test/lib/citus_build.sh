@@ -21,11 +21,11 @@ citus_release() {
     if [ "$major" -le 15 ]; then echo 13.2.2; else echo 14.0.1; fi
 }
 
-# The patch a release needs against the stock trees, in the peers beside the checkout. Citus 13.2.2 defines its own
+# The patch a release needs, in the peers beside the checkout. Citus 13.2.2 defines its own
 # have_createdb_privilege() for PostgreSQL < 16, which 15.14 and later export too. 14.0.1 builds unchanged against
 # 16.13, 17.6 and 18.6.
-citus_patch() {
-    [ "$1" = 13.2.2 ] && find_peer citus-13.2.2-pg15.18.patch
+citus_patch_name() {
+    [ "$1" = 13.2.2 ] && echo citus-13.2.2-pg15.18.patch
     return 0
 }
 
@@ -38,6 +38,7 @@ citus_build() {
     tar -xzf "$archive" -C "$work"
     source=$(find "$work" -path '*/src/backend/distributed/citus.control' | head -n 1)
     source=${source%/src/backend/distributed/citus.control}
+    if [ -z "$source" ] || [ ! -d "$source" ]; then echo "no Citus source in $archive"; rm -rf "$work"; return 1; fi
     if [ -n "$patch" ] && ! (cd "$source" && patch -s -p1 <"$patch"); then rm -rf "$work"; return 1; fi
     # (an if, so a caller's set -e cannot leave the build directory behind)
     if (cd "$source" && ./configure PG_CONFIG="$pg_config" --without-libcurl >"$work/build.log" 2>&1 &&
@@ -66,14 +67,20 @@ citus_copy() {
 }
 
 citus_require() {
-    local release archive patch pg_config stamp stage missing=() package
+    local release archive patch="" pg_config stamp stage missing=() package
     release=$(citus_release)
     archive=$(find_peer "citus-$release.tar.gz")
     if [ -z "$archive" ]; then
         echo "SKIPPED: Citus $release (citus-$release.tar.gz, the Citus for PostgreSQL $("$(citus_pg_config)" --version | cut -d' ' -f2)) is not beside the checkout"
         exit 77
     fi
-    patch=$(citus_patch "$release")
+    if [ -n "$(citus_patch_name "$release")" ]; then
+        patch=$(find_peer "$(citus_patch_name "$release")")
+        if [ -z "$patch" ]; then
+            echo "SKIPPED: Citus $release needs its patch ($(citus_patch_name "$release")), which is not beside the checkout"
+            exit 77
+        fi
+    fi
     pg_config=$(citus_pg_config)
     # the stamp names the sources and the server built against: another PostgreSQL or patch is built again
     stamp=$(cat "$archive" ${patch:+"$patch"} <("$pg_config" --version --configure) | sha256sum | cut -c1-16)

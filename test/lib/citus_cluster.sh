@@ -8,6 +8,9 @@
 #   citus_nodes                         the ports of every node, the coordinator first
 #   citus_node_name PORT                coordinator, worker1 or worker2
 #   citus_restart_node PORT             starts that node's server again (after it was stopped or killed)
+#   citus_per_node SQL                  its result on every node, the coordinator first, one line each
+#   citus_crashes                       the lines of every node's log that tell of a backend ended by a signal or
+#                                       a failed assertion (none when all is well; a killed postmaster leaves none)
 source test/lib/cluster.sh
 
 # wal_level=logical: shard moves copy the shards by logical replication, as they do by default
@@ -37,6 +40,18 @@ citus_node_name() {
     elif [ "$1" = "${workers[0]}" ]; then echo worker1
     else echo worker2
     fi
+}
+
+citus_per_node() {
+    local port
+    for port in $(citus_nodes); do cluster_psql "$port" -d postgres -c "$1" | paste -sd' '; done
+}
+
+citus_crashes() {
+    local port
+    for port in $(citus_nodes); do
+        grep -E -A3 'terminated by signal|TRAP:' "$(cluster_log "$(citus_node_name "$port")")" || true
+    done | head -n 20
 }
 
 citus_restart_node() {

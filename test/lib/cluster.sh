@@ -127,11 +127,16 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# free_port: a TCP port on localhost that nothing listens on.
+# free_port: a TCP port on localhost that nothing listens on, and that this run has not handed out before (callers
+# take several before starting any server; a command substitution cannot keep that in a variable, so a file does).
 free_port() {
     local port
     while :; do
         port=$((20000 + RANDOM % 20000))
-        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
+        grep -qx "$port" "$CLUSTERS/ports" 2>/dev/null && continue
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && continue
+        echo "$port" >>"$CLUSTERS/ports"
+        echo "$port"
+        return
     done
 }

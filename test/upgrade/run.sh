@@ -84,7 +84,6 @@ for release in "${sources[@]}"; do
     old_bin=$(postgres_prefix "$release")/bin
     old=old-$release new=new-$release
     old_port=$(free_port) new_port=$(free_port)
-    while [ "$new_port" = "$old_port" ]; do new_port=$(free_port); done
     label="$release → $target"
 
     # the source database, on the old major
