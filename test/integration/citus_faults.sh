@@ -24,7 +24,7 @@ c -f test/chaos/cluster_schema.sql >/dev/null
 out=$(mktemp)
 driver=""
 # (a run that stops early ends the driver too, and shows what it said)
-trap '[ -n "$driver" ] && kill "$driver" 2>/dev/null; wait; [ "$failures" -eq 0 ] || tail -n 20 "$out"; rm -f "$out"
+trap '[ -n "$driver" ] && kill "$driver" 2>/dev/null && wait "$driver"; [ "$failures" -eq 0 ] || tail -n 20 "$out"; rm -f "$out"
       cluster_stop_all' EXIT
 fail() { echo "FAILED: $1"; failures=$((failures + 1)); exit 1; }
 build/cluster_driver "host=localhost port=$coordinator user=postgres dbname=postgres connect_timeout=5

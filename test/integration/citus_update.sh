@@ -79,7 +79,7 @@ fi
 # ---- the load, and the update in the middle of it
 load=$(mktemp -d)
 pgbench=""
-trap '[ -n "$pgbench" ] && kill "$pgbench" 2>/dev/null; wait; rm -rf "$load"; cluster_stop_all' EXIT
+trap '[ -n "$pgbench" ] && kill "$pgbench" 2>/dev/null && wait "$pgbench"; rm -rf "$load"; cluster_stop_all' EXIT
 cat >"$load/insert.sql" <<'SQL'
 \set m random(1, 10000)
 INSERT INTO event (member, n) VALUES (typeid('member', uuid_v7_least(timestamptz '2026-01-01 00:00:00+00' + :m::int * interval '1 minute')), -(:m::bigint));
