@@ -234,7 +234,8 @@ check "a lookup by encrypted public ID is a router query and finds its row" \
     "$(c -c "EXPLAIN (COSTS OFF) $lookup" | grep -oE 'Task Count: [0-9]+') $(c -c "$lookup")" "Task Count: 1 777"
 # the docs' check that every node has the same key under a name: a code of a fixed number, compared across the nodes
 key_check() {
-    c -c "SELECT string_agg(n.nodeport || '=' || r.success || ':' || r.result, ' ' ORDER BY n.nodeport = $coordinator DESC, n.nodeport)
+    c -c "SELECT string_agg(n.nodeport || '=' || r.success || ':' || r.result, ' '
+                            ORDER BY n.nodeport = $coordinator DESC, n.nodeport = ${workers[0]} DESC)
           FROM run_command_on_all_nodes(\$\$SELECT idcrypt_encode(0, key_name => '$1', tweak => 'key check')\$\$) r
           JOIN pg_dist_node n USING (nodeid)"
 }
