@@ -31,13 +31,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct Options {
-    std::string conninfo;
-    int connections = 32;
-    int seconds = 20;
-    std::uint64_t seed = 1;
-    bool kill = true;
-};
+using Options = idcodec_test::LoadOptions;
 
 // ---- deterministic file contents, so any stored file can be checked by its name alone
 
@@ -298,32 +292,12 @@ Verdict verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
 
 using idcodec_test::percentile;
 
-Options parse(int argc, char** argv) {
-    Options options;
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: chaos_driver CONNINFO [--connections N] [--seconds S] [--seed N] [--no-kill]\n");
-        std::exit(2);
-    }
-    options.conninfo = argv[1];
-    for (int i = 2; i < argc; ++i) {
-        const std::string_view arg = argv[i];
-        const auto value = [&] { return i + 1 < argc ? std::stoll(argv[++i]) : 0; };
-        if (arg == "--connections")
-            options.connections = static_cast<int>(std::clamp<long long>(value(), 1, 500));
-        else if (arg == "--seconds")
-            options.seconds = static_cast<int>(std::clamp<long long>(value(), 1, 86400));
-        else if (arg == "--seed")
-            options.seed = static_cast<std::uint64_t>(value());
-        else if (arg == "--no-kill")
-            options.kill = false;
-    }
-    return options;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    const Options options = parse(argc, argv);
+    const Options options = idcodec_test::parse_load_options(
+        argc, argv, Options{"", 32, 20},
+        "chaos_driver CONNINFO [--connections N] [--seconds S] [--seed N] [--no-kill]");
     std::vector<Slot> slots(static_cast<std::size_t>(options.connections));
     std::vector<WorkerLog> logs(slots.size());
     Chaos chaos;

@@ -39,12 +39,7 @@ using idcodec_test::exec;
 using idcodec_test::Result;
 using idcodec_test::Verdict;
 
-struct Options {
-    std::string conninfo;
-    int connections = 16;
-    int seconds = 600;
-    std::uint64_t seed = 1;
-};
+using Options = idcodec_test::LoadOptions;
 
 // Set from signal handlers: lock-free atomics only.
 std::atomic<int> phase{0};  // 0 connecting and warming up, 1 before the faults, 2 during, 3 after
@@ -297,30 +292,11 @@ Outcome verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
     return outcome;
 }
 
-Options parse(int argc, char** argv) {
-    Options options;
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: cluster_driver CONNINFO [--connections N] [--seconds MAX] [--seed N]\n");
-        std::exit(2);
-    }
-    options.conninfo = argv[1];
-    for (int i = 2; i < argc; ++i) {
-        const std::string_view arg = argv[i];
-        const auto value = [&] { return i + 1 < argc ? std::stoll(argv[++i]) : 0; };
-        if (arg == "--connections")
-            options.connections = static_cast<int>(std::clamp<long long>(value(), 1, 500));
-        else if (arg == "--seconds")
-            options.seconds = static_cast<int>(std::clamp<long long>(value(), 1, 86400));
-        else if (arg == "--seed")
-            options.seed = static_cast<std::uint64_t>(value());
-    }
-    return options;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    const Options options = parse(argc, argv);
+    const Options options = idcodec_test::parse_load_options(
+        argc, argv, Options{"", 16, 600}, "cluster_driver CONNINFO [--connections N] [--seconds MAX] [--seed N]");
     std::signal(SIGUSR1, next_phase);
     std::signal(SIGTERM, end_run);
     std::vector<WorkerLog> logs(static_cast<std::size_t>(options.connections));

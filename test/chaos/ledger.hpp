@@ -1,13 +1,48 @@
-// What the load drivers (chaos_driver, cluster_driver) conclude from their logs of acknowledgements.
+// What the load drivers (chaos_driver, cluster_driver) share: their command line, and what they conclude from their
+// logs of acknowledgements.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace idcodec_test {
+
+struct LoadOptions {
+    std::string conninfo;
+    int connections;
+    int seconds;
+    std::uint64_t seed = 1;
+    bool kill = true;  // chaos_driver's --no-kill clears it
+};
+
+// CONNINFO [--connections N] [--seconds S] [--seed N] [--no-kill]; `usage` is printed when CONNINFO is missing.
+inline LoadOptions parse_load_options(int argc, char** argv, LoadOptions options, const char* usage) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s\n", usage);
+        std::exit(2);
+    }
+    options.conninfo = argv[1];
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        const auto value = [&] { return i + 1 < argc ? std::stoll(argv[++i]) : 0; };
+        if (arg == "--connections")
+            options.connections = static_cast<int>(std::clamp<long long>(value(), 1, 500));
+        else if (arg == "--seconds")
+            options.seconds = static_cast<int>(std::clamp<long long>(value(), 1, 86400));
+        else if (arg == "--seed")
+            options.seed = static_cast<std::uint64_t>(value());
+        else if (arg == "--no-kill")
+            options.kill = false;
+    }
+    return options;
+}
 
 // Every acknowledged operation ends up in exactly one of verified, lost and wrong; half-applied effects of
 // unacknowledged ones count as wrong.
