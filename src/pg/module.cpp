@@ -1,6 +1,7 @@
 // Module entry: the magic block, the settings and the backend's configuration cache.
 #include "pg/call_site.hpp"
 #include "pg/keyring.hpp"
+#include "pg/snowflake.hpp"
 
 extern "C" {
 IDCODEC_MODULE_MAGIC;
@@ -33,6 +34,7 @@ void _PG_init(void) {
         "the most recently used; results never depend on this setting.",
         &idcodec::pg::cache_size, 64, 0, 100000, PGC_USERSET, 0, nullptr, idcodec::pg::assign_cache_size, nullptr);
     idcodec::pg::define_keyring_setting();
+    idcodec::pg::define_snowflake_setting();
     // 1.2.0's inline keyring: a value left in the configuration is a placeholder any role can SHOW where idcodec is
     // not loaded. Reserving the prefix drops it from this process; the warning says what to do.
     if (GetConfigOption("idcodec.keyring", true, false) != nullptr)

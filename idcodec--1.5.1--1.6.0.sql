@@ -1,0 +1,130 @@
+-- idcodec 1.6.0: snowflake IDs, 64-bit time-ordered keys. snowflake_generate() makes them in the pgEdge layout on
+-- the node numbered by idcodec.node_id; snowflake_timestamp, snowflake_node, snowflake_counter and snowflake_least
+-- read the pgEdge, Twitter, Discord, Instagram, Sonyflake and Mastodon layouts and custom ones;
+-- snowflake_convert_column takes an identity or serial column over.
+\echo Use "ALTER EXTENSION idcodec UPDATE TO '1.6.0'" to load this file. \quit
+
+-- Snowflake IDs. Generation is VOLATILE (every call a new ID) and PARALLEL SAFE: every process of the server,
+-- parallel workers too, takes its IDs from one shared counter.
+CREATE FUNCTION snowflake_generate()
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'idcodec_snowflake_generate'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_generate() IS
+'new snowflake ID in the pgEdge layout (41 bits of milliseconds since 2023-01-01 UTC, 10 bits of node from idcodec.node_id, 12 bits of counter): unique on the node, increasing';
+
+CREATE FUNCTION snowflake_timestamp(id bigint, layout text DEFAULT 'pgedge')
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'idcodec_snowflake_timestamp'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_timestamp(bigint, text) IS
+'the start of the time unit a snowflake ID holds, under a named layout (pgedge, twitter, discord, instagram, sonyflake, mastodon)';
+
+CREATE FUNCTION snowflake_timestamp(id bigint, epoch timestamptz, unit interval, node_bits integer, counter_bits integer)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'idcodec_snowflake_timestamp_custom'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_timestamp(bigint, timestamptz, interval, integer, integer) IS
+'the start of the time unit a snowflake ID holds, under a custom layout: time units since the epoch above node_bits of node above counter_bits of counter';
+
+CREATE FUNCTION snowflake_node(id bigint, layout text DEFAULT 'pgedge')
+RETURNS integer
+AS 'MODULE_PATHNAME', 'idcodec_snowflake_node'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_node(bigint, text) IS
+'the node (worker, shard or machine) of a snowflake ID under a named layout';
+
+CREATE FUNCTION snowflake_node(id bigint, node_bits integer, counter_bits integer)
+RETURNS integer
+AS 'MODULE_PATHNAME', 'idcodec_snowflake_node_custom'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_node(bigint, integer, integer) IS
+'the node of a snowflake ID under a custom layout: the node_bits above its counter_bits';
+
+CREATE FUNCTION snowflake_counter(id bigint, layout text DEFAULT 'pgedge')
+RETURNS integer
+AS 'MODULE_PATHNAME', 'idcodec_snowflake_counter'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_counter(bigint, text) IS
+'the counter (sequence, increment) of a snowflake ID under a named layout';
+
+CREATE FUNCTION snowflake_counter(id bigint, node_bits integer, counter_bits integer)
+RETURNS integer
+AS 'MODULE_PATHNAME', 'idcodec_snowflake_counter_custom'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_counter(bigint, integer, integer) IS
+'the counter of a snowflake ID under a custom layout: its low counter_bits';
+
+CREATE FUNCTION snowflake_least("at" timestamptz, layout text DEFAULT 'pgedge')
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'idcodec_snowflake_least'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_least(timestamptz, text) IS
+'the least snowflake ID of the time unit holding a time, under a named layout: id >= snowflake_least(t) is an index range';
+
+CREATE FUNCTION snowflake_least("at" timestamptz, epoch timestamptz, unit interval, node_bits integer,
+                                counter_bits integer)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'idcodec_snowflake_least_custom'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_least(timestamptz, timestamptz, interval, integer, integer) IS
+'the least snowflake ID of the time unit holding a time, under a custom layout';
+
+-- Taking a bigint identity or serial column over without touching its rows: the default becomes
+-- snowflake_generate() of this extension's schema (looked up at each call, so a relocated extension is found), an
+-- identity is dropped (with its sequence), a serial column's sequence is left to whatever else uses it. Runs with the
+-- caller's rights: ALTER TABLE asks for ownership of the table.
+CREATE FUNCTION snowflake_convert_column(table_name regclass, column_name name)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $body$
+DECLARE
+    column_type oid;
+    column_identity "char";
+    column_default text;
+    extension_schema name;
+    new_default text;
+    highest bigint;
+    lowest_new bigint;
+BEGIN
+    SELECT a.atttypid, a.attidentity, pg_catalog.pg_get_expr(d.adbin, d.adrelid)
+      INTO column_type, column_identity, column_default
+      FROM pg_catalog.pg_attribute a
+      LEFT JOIN pg_catalog.pg_attrdef d
+        ON d.adrelid OPERATOR(pg_catalog.=) a.attrelid AND d.adnum OPERATOR(pg_catalog.=) a.attnum
+     WHERE a.attrelid OPERATOR(pg_catalog.=) table_name AND a.attname OPERATOR(pg_catalog.=) column_name
+       AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'snowflake_convert_column: column "%" of relation % does not exist', column_name, table_name
+            USING ERRCODE = 'undefined_column';
+    END IF;
+    IF column_type OPERATOR(pg_catalog.<>) 'pg_catalog.int8'::pg_catalog.regtype THEN
+        RAISE EXCEPTION 'snowflake_convert_column: column "%" is of type %, not bigint', column_name,
+                        column_type::pg_catalog.regtype
+            USING ERRCODE = 'datatype_mismatch',
+                  HINT = 'Snowflake IDs need 64 bits: change the column''s type to bigint first.';
+    END IF;
+    SELECT e.extnamespace::pg_catalog.regnamespace::name INTO extension_schema
+      FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'idcodec';
+    new_default := pg_catalog.format('%I.snowflake_generate()', extension_schema);
+    IF column_identity OPERATOR(pg_catalog.<>) '' THEN
+        EXECUTE pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I DROP IDENTITY', table_name, column_name);
+    ELSIF column_default IS NULL OR pg_catalog.pg_get_serial_sequence(table_name::text, column_name) IS NULL THEN
+        RAISE EXCEPTION 'snowflake_convert_column: column "%" of relation % is neither an identity nor a serial column',
+                        column_name, table_name
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    EXECUTE pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', table_name, column_name, new_default);
+    -- the table is locked by ALTER TABLE: no row can come in between
+    EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I) FROM %s', column_name, table_name) INTO highest;
+    EXECUTE pg_catalog.format('SELECT %I.snowflake_least(pg_catalog.now())', extension_schema) INTO lowest_new;
+    IF highest OPERATOR(pg_catalog.>=) lowest_new THEN
+        RAISE EXCEPTION 'snowflake_convert_column: column "%" holds %, not below the snowflake IDs of now (from %)',
+                        column_name, highest, lowest_new
+            USING ERRCODE = 'numeric_value_out_of_range';
+    END IF;
+END
+$body$;
+COMMENT ON FUNCTION snowflake_convert_column(regclass, name) IS
+'makes a bigint identity or serial column take snowflake_generate() as its default, its rows untouched (new IDs come above them)';
