@@ -1169,9 +1169,10 @@ BEGIN
     EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I) FROM %s', column_name, table_name) INTO highest;
     EXECUTE pg_catalog.format('SELECT %I.snowflake_least(pg_catalog.now())', extension_schema) INTO lowest_new;
     IF highest OPERATOR(pg_catalog.>=) lowest_new THEN
-        RAISE EXCEPTION 'snowflake_convert_column: column "%" holds %, not below the snowflake IDs of now (from %)',
-                        column_name, highest, lowest_new
-            USING ERRCODE = 'numeric_value_out_of_range';
+        RAISE EXCEPTION 'snowflake_convert_column: column "%" holds %, not below the snowflake IDs of now',
+                        column_name, highest
+            USING ERRCODE = 'numeric_value_out_of_range',
+                  DETAIL = pg_catalog.format('New IDs would start at %s.', lowest_new);
     END IF;
 END
 $body$;

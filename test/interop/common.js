@@ -1,5 +1,6 @@
 'use strict';
-// Shared parts of the npm interop tests (hashids_interop.js, sqids_interop.js, ff1_interop.js, typeid_interop.js):
+// Shared parts of the npm interop tests (hashids_interop.js, sqids_interop.js, ff1_interop.js, typeid_interop.js,
+// snowflake_interop.js):
 // the pinned package check, the settings from the environment, the seeded random generator, the psql session that
 // computes the SQL results, the comparison and the mismatch report. Every message is prefixed with the test's label
 // ("hashids interop: ...").
@@ -186,8 +187,9 @@ const show = (v) => (v === null || v === undefined ? 'NULL' : JSON.stringify(v))
 const lit = (s) => `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}'`;
 
 // The comparison of SQL results ({v} or {e}, as sqlWrapper's default gives them) with the reference's: check()
-// counts a check and records a mismatch ({c, what, js, sql, sqlCall}) unless SQL gave exactly `expected`; count()
-// counts a check the caller made itself (pushing any mismatch of it); `checks` is the number so far.
+// counts a check and records a mismatch ({c, what, js, sql, sqlCall}) unless SQL gave exactly `expected`; raises()
+// does the same unless SQL raised `sqlstate` (the reference refusing the input as `refusal` says); count() counts a
+// check the caller made itself (pushing any mismatch of it); `checks` is the number so far.
 function comparison() {
     const mismatches = [];
     let checks = 0;
@@ -200,6 +202,12 @@ function comparison() {
             if (sqlResult && !('e' in sqlResult) && sqlResult.v === expected) return;
             const sql = !sqlResult ? '(no row)' : 'e' in sqlResult ? `ERROR ${sqlResult.e}` : show(sqlResult.v);
             mismatches.push({ c, what, js: show(expected), sql, sqlCall });
+        },
+        raises(c, what, sqlResult, sqlstate, refusal, sqlCall) {
+            checks++;
+            if (sqlResult && 'e' in sqlResult && sqlResult.e.startsWith(`${sqlstate}: `)) return;
+            const sql = !sqlResult ? '(no row)' : 'e' in sqlResult ? `ERROR ${sqlResult.e}` : show(sqlResult.v);
+            mismatches.push({ c, what, js: `${refusal} (SQL: ERROR ${sqlstate})`, sql, sqlCall });
         },
     };
 }

@@ -1,0 +1,185 @@
+-- Snowflake IDs: generation on a node, the layouts' decoders, the public form, taking a column over.
+SET timezone = 'UTC';
+
+-- Discord's documentation breaks its example ID down: 2016-04-30 11:18:25.796 UTC, worker 1, process 0, increment 7.
+SELECT snowflake_timestamp(175928847299117063, 'discord') AS discord_time,
+       snowflake_node(175928847299117063, 'discord') AS worker_and_process,   -- worker 1 << 5 | process 0
+       snowflake_counter(175928847299117063, 'discord') AS increment;
+-- The same through a custom layout with Discord's epoch and widths.
+SELECT snowflake_timestamp(175928847299117063, '2015-01-01 00:00:00+00', '1 millisecond', 10, 12) AS custom_time,
+       snowflake_node(175928847299117063, 10, 12) AS node, snowflake_counter(175928847299117063, 10, 12) AS counter;
+
+-- Each layout's epoch is the time of ID 0, and the least ID of its epoch is 0.
+SELECT layout, snowflake_timestamp(0, layout) AS epoch, snowflake_least(snowflake_timestamp(0, layout), layout) AS least
+FROM unnest(ARRAY['pgedge', 'twitter', 'discord', 'instagram', 'sonyflake', 'mastodon']) AS layout;
+
+-- Fields by hand: time, node and counter placed where each layout puts them.
+SELECT snowflake_timestamp((1000::bigint << 22) | (513 << 12) | 4095) = timestamptz '2023-01-01 00:00:01+00' AS pgedge_time,
+       snowflake_node((1000::bigint << 22) | (513 << 12) | 4095) AS pgedge_node,
+       snowflake_counter((1000::bigint << 22) | (513 << 12) | 4095) AS pgedge_counter,
+       snowflake_node((5::bigint << 23) | (8191 << 10) | 3, 'instagram') AS instagram_shard,
+       snowflake_counter((5::bigint << 23) | (8191 << 10) | 3, 'instagram') AS instagram_sequence,
+       -- Sonyflake: 10 ms units, then the sequence, then the machine
+       snowflake_timestamp((100::bigint << 24) | (200 << 16) | 65535, 'sonyflake') AS sonyflake_time,
+       snowflake_counter((100::bigint << 24) | (200 << 16) | 65535, 'sonyflake') AS sonyflake_sequence,
+       snowflake_node((100::bigint << 24) | (200 << 16) | 65535, 'sonyflake') AS sonyflake_machine,
+       snowflake_timestamp((1700000000000::bigint << 16) | 65535, 'mastodon') AS mastodon_time;
+
+-- The largest ID: the last unit of each layout; snowflake_least gives it back.
+SELECT layout, snowflake_timestamp(9223372036854775807, layout) AS last_unit,
+       snowflake_least(snowflake_timestamp(9223372036854775807, layout), layout)
+           = (9223372036854775807 >> n) << n AS least_is_its_unit
+FROM (VALUES ('pgedge', 22), ('twitter', 22), ('instagram', 23), ('sonyflake', 24), ('mastodon', 16)) AS l(layout, n);
+
+-- Units coarser than a millisecond: every time within a unit has the unit's least ID.
+SELECT snowflake_least('2024-05-06 07:08:09.120+00', 'sonyflake') = snowflake_least('2024-05-06 07:08:09.129999+00', 'sonyflake')
+           AS same_10ms,
+       snowflake_least('2024-05-06 07:08:09.130+00', 'sonyflake') - snowflake_least('2024-05-06 07:08:09.129999+00', 'sonyflake')
+           = 1 << 24 AS next_10ms,
+       snowflake_least('2024-05-06 07:08:09.130+00', '2024-01-01', '1 day', 0, 20) = 126::bigint << 20 AS days_since;
+
+-- Errors: an unknown layout, a negative ID, Mastodon's low bits, times the layout cannot hold, bad custom layouts.
+\set VERBOSITY terse
+SELECT snowflake_timestamp(1, 'Twitter');
+SELECT snowflake_node(1, 'snowflake');
+SELECT snowflake_timestamp(-1);
+SELECT snowflake_counter(-9223372036854775808, 'twitter');
+SELECT snowflake_node(1, 'mastodon');
+SELECT snowflake_counter(1, 'mastodon');
+SELECT snowflake_least('2022-12-31 23:59:59.999+00');
+SELECT snowflake_least('2092-09-06 15:47:35.552+00');
+SELECT snowflake_least('2092-09-06 15:47:35.551+00') = (2199023255551 << 22) AS last_pgedge_ms;
+SELECT snowflake_least('infinity');
+SELECT snowflake_least('-infinity', 'mastodon');
+SELECT snowflake_timestamp(1, '2000-01-01', '0', 10, 12);
+SELECT snowflake_timestamp(1, '2000-01-01', '-1 ms', 10, 12);
+SELECT snowflake_timestamp(1, '2000-01-01', '1 month', 10, 12);
+SELECT snowflake_node(1, 32, 0);
+SELECT snowflake_node(1, 31, 31);
+SELECT snowflake_counter(1, 10, -1);
+SELECT snowflake_timestamp(9223372036854775807, '2000-01-01', '1 day', 0, 0);
+SELECT snowflake_timestamp(9223372036854775807, '294000-01-01', '1 ms', 0, 22);
+SELECT snowflake_least('2000-01-01', 'infinity', '1 ms', 10, 12);
+\set VERBOSITY default
+
+-- Generation needs the node's number: unset, it fails; only a superuser sets it.
+SHOW idcodec.node_id;
+SELECT snowflake_generate();
+CREATE ROLE snowflake_writer;
+SET ROLE snowflake_writer;
+SET idcodec.node_id = 3;
+RESET ROLE;
+SET idcodec.node_id = 1024;
+SET idcodec.node_id = 777;
+
+-- 20,000 IDs in one statement: strictly increasing, the node set, the time now, the counters running on.
+CREATE TEMP TABLE made AS
+SELECT g AS n, snowflake_generate() AS id, clock_timestamp() AS after FROM generate_series(1, 20000) g;
+SELECT count(*) AS ids, count(DISTINCT id) AS distinct_ids,
+       bool_and(snowflake_node(id) = 777) AS node_777,
+       bool_and(id > 0) AS positive,
+       bool_and(snowflake_timestamp(id) <= after) AS not_after_the_call,
+       bool_and(snowflake_timestamp(id) > now() - interval '1 minute') AS not_long_before
+FROM made;
+SELECT bool_and(id > previous) AS strictly_increasing
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS previous FROM made) s WHERE previous IS NOT NULL;
+-- a parallel plan's workers take from the same counter
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+CREATE TABLE snowflake_rows AS SELECT g FROM generate_series(1, 30000) g;
+ANALYZE snowflake_rows;
+EXPLAIN (COSTS OFF) SELECT snowflake_generate() FROM snowflake_rows;
+CREATE TEMP TABLE made_in_parallel AS SELECT snowflake_generate() AS id FROM snowflake_rows;
+SELECT count(*) AS ids, count(DISTINCT id) AS distinct_ids,
+       count(*) FILTER (WHERE id IN (SELECT id FROM made)) AS also_made_before,
+       min(id) > (SELECT max(id) FROM made) AS after_the_earlier_ones
+FROM made_in_parallel;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+DROP TABLE snowflake_rows;
+
+-- As a column default, with time ranges as index range scans.
+CREATE TABLE event (id bigint DEFAULT snowflake_generate() PRIMARY KEY, note text);
+INSERT INTO event (note) SELECT 'event ' || g FROM generate_series(1, 1000) g;
+SELECT count(*) AS since_a_minute_ago FROM event WHERE id >= snowflake_least(now() - interval '1 minute');
+EXPLAIN (COSTS OFF) SELECT * FROM event WHERE id >= snowflake_least('2026-01-01') AND id < snowflake_least('2026-02-01');
+
+-- The public form: an encrypted ID. Consecutive IDs (a burst in one millisecond, then the next milliseconds) give
+-- codes that share no prefix beyond chance and do not sort in creation order, while the IDs' digits share almost all.
+CREATE TEMP TABLE burst AS
+SELECT row_number() OVER (ORDER BY id) AS n, id, idcrypt_encode(id, '\x000102030405060708090a0b0c0d0e0f'::bytea) AS code
+FROM (SELECT snowflake_least('2026-03-04 05:06:07.008+00') + (m::bigint << 22) + (777 << 12) + c AS id
+      FROM generate_series(0, 3) m, generate_series(0, 249) c) ids;
+CREATE FUNCTION pg_temp.common_prefix(a text, b text) RETURNS int LANGUAGE sql IMMUTABLE AS $$
+    SELECT coalesce(max(i), 0) FROM generate_series(1, least(length(a), length(b))) i
+    WHERE left(a, i) = left(b, i)
+$$;
+SELECT count(*) AS pairs,
+       max(pg_temp.common_prefix(b.code, a.code)) < 4 AS no_long_shared_code_prefix,
+       round(avg(pg_temp.common_prefix(b.code, a.code)), 2) < 0.1 AS codes_share_as_random_text_does,
+       min(pg_temp.common_prefix(b.id::text, a.id::text)) AS shortest_shared_id_prefix,
+       count(*) FILTER (WHERE b.code > a.code COLLATE "C") BETWEEN 400 AND 600 AS codes_in_no_order,
+       count(*) FILTER (WHERE b.id > a.id) AS ids_in_order
+FROM burst a JOIN burst b ON b.n = a.n + 1;
+CREATE TABLE customer (id bigint PRIMARY KEY, name text);
+INSERT INTO customer SELECT id, 'customer ' || n FROM burst;
+ANALYZE customer;
+SELECT name FROM customer
+WHERE id = idcrypt_decode((SELECT code FROM burst WHERE n = 321), '\x000102030405060708090a0b0c0d0e0f'::bytea);
+SELECT code AS code_321 FROM burst WHERE n = 321 \gset
+EXPLAIN (COSTS OFF) SELECT name FROM customer
+WHERE id = idcrypt_decode(:'code_321', '\x000102030405060708090a0b0c0d0e0f'::bytea);
+SELECT snowflake_least('2026-03-04 05:06:07.009+00') + (777 << 12) + 70 AS id_321;
+
+-- Taking an identity column over: its rows stay where they are, new IDs come above them, foreign keys hold.
+CREATE TABLE account (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name text);
+CREATE TABLE invoice (id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+                      account_id bigint NOT NULL REFERENCES account, amount int);
+INSERT INTO account (name) SELECT 'account ' || g FROM generate_series(1, 500) g;
+INSERT INTO invoice (account_id, amount) SELECT 1 + g % 500, g FROM generate_series(1, 2000) g;
+CREATE TEMP TABLE account_before AS SELECT ctid AS row_ctid, xmin::text AS row_xmin, * FROM account;
+SELECT pg_relation_filenode('account') AS filenode_before \gset
+SELECT snowflake_convert_column('account', 'id');
+SELECT snowflake_convert_column('invoice', 'id');
+SELECT pg_relation_filenode('account') = :filenode_before AS same_file,
+       (SELECT count(*) FROM account_before b JOIN account a USING (id)
+        WHERE a.ctid = b.row_ctid AND a.xmin::text = b.row_xmin AND a.name = b.name) AS rows_untouched;
+SELECT column_name, column_default, is_identity FROM information_schema.columns
+WHERE table_name IN ('account', 'invoice') AND column_name = 'id' ORDER BY table_name;
+INSERT INTO account (name) VALUES ('new account') RETURNING snowflake_node(id) AS node, id > 500 AS above_the_old;
+INSERT INTO invoice (account_id, amount) SELECT id, 7 FROM account WHERE name = 'new account';
+INSERT INTO invoice (account_id, amount) VALUES (1, 8);
+SELECT count(*) AS invoices, count(*) FILTER (WHERE id > 2000) AS new_invoices,
+       count(*) FILTER (WHERE snowflake_node(id) = 777 AND id > 2000) AS new_on_node_777 FROM invoice;
+-- a serial column: its sequence stays (something else may use it), the default no longer does
+CREATE TABLE ticket (id bigserial PRIMARY KEY, subject text);
+INSERT INTO ticket (subject) VALUES ('first'), ('second');
+SELECT snowflake_convert_column('ticket', 'id');
+INSERT INTO ticket (subject) VALUES ('third');
+SELECT subject, id < 3 AS old, snowflake_node(id) = 777 AS snowflake FROM ticket ORDER BY id;
+SELECT pg_get_serial_sequence('ticket', 'id') IS NOT NULL AS sequence_kept, nextval('ticket_id_seq') AS next_of_it;
+-- what cannot be taken over, with the table left as it was
+CREATE TABLE narrow (id int GENERATED ALWAYS AS IDENTITY, x int);
+CREATE TABLE plain (id bigint, x int);
+CREATE TABLE huge (id bigint GENERATED BY DEFAULT AS IDENTITY, x int);
+INSERT INTO huge (id) VALUES (9000000000000000000);
+\set VERBOSITY terse
+SELECT snowflake_convert_column('narrow', 'id');
+SELECT snowflake_convert_column('plain', 'id');
+SELECT snowflake_convert_column('plain', 'nothing');
+SELECT snowflake_convert_column('huge', 'id');
+\set VERBOSITY default
+SELECT table_name, is_identity, column_default FROM information_schema.columns
+WHERE table_name IN ('narrow', 'plain', 'huge') AND column_name = 'id' ORDER BY table_name;
+-- only the table's owner may
+SET ROLE snowflake_writer;
+SELECT snowflake_convert_column('huge', 'id');
+RESET ROLE;
+
+DROP TABLE event, customer, invoice, account, ticket, narrow, plain, huge;
+DROP ROLE snowflake_writer;
+RESET idcodec.node_id;
