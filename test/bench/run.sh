@@ -29,6 +29,7 @@ ROWS=1000000
 SALT='this is my salt'
 KEY="'\\x2b7e151628aed2a6abf7158809cf4f3c'"  # an AES-128 key literal (NIST's FF1 samples use it)
 
+INSERT_ROWS=200000
 # One-time preparation, run in the benchmark session before any timing (temp tables live as long as the session).
 # Every table has a bigint column i, so a row reading a table is divided by count(i::text) over the same table: a
 # function scan materializes its rows and is slower than a table scan, so each row's floor reads its own source.
@@ -87,6 +88,27 @@ END
 -- encrypted IDs, and the same numbers encrypted by pgcrypto
 CREATE TEMP TABLE crypt_ids AS SELECT i::bigint, idcrypt_encode(i, $KEY::bytea) AS c FROM generate_series(1, $ROWS) i;
 VACUUM (FREEZE, ANALYZE) crypt_ids;
+-- Key generators: a plain sequence, snowflake_generate() on node 1, and pgEdge's snowflake when it is built.
+DROP SEQUENCE IF EXISTS bench_sequence;
+DROP TABLE IF EXISTS bench_identity, bench_snowflake, bench_uuid_v7, bench_ulid;
+CREATE SEQUENCE bench_sequence;
+SET idcodec.node_id = 1;
+-- A key's cost to write: $INSERT_ROWS rows into a table of that key with its primary key index, emptied first
+-- (logged tables, as keys are: the identity's sequence and every index entry go through the WAL).
+CREATE TABLE bench_identity (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload int);
+CREATE TABLE bench_snowflake (id bigint DEFAULT snowflake_generate() PRIMARY KEY, payload int);
+CREATE TABLE bench_uuid_v7 (id uuid DEFAULT uuid_generate_v7() PRIMARY KEY, payload int);
+CREATE TABLE bench_ulid (id ulid DEFAULT gen_ulid() PRIMARY KEY, payload int);
+CREATE FUNCTION pg_temp.insert_keys(key_table regclass) RETURNS bigint LANGUAGE plpgsql AS \$insert\$
+DECLARE
+    inserted bigint;
+BEGIN
+    EXECUTE format('TRUNCATE %s', key_table);
+    EXECUTE format('INSERT INTO %s (payload) SELECT g FROM generate_series(1, $INSERT_ROWS) g', key_table);
+    GET DIAGNOSTICS inserted = ROW_COUNT;
+    RETURN inserted;
+END
+\$insert\$;
 SQL
 )
 
@@ -163,6 +185,15 @@ BENCH_ROWS=(
     "floor: crypt_ids|||SELECT count(i::text) FROM crypt_ids"
     "pgcrypto encrypt (crypt_ids)|floor: crypt_ids||SELECT count(encrypt(int8send(i), $KEY, 'aes')) FROM crypt_ids"
     "idcrypt_decode|pgcrypto encrypt (crypt_ids)|0.5|SELECT count(idcrypt_decode(c, $KEY::bytea)) FROM crypt_ids"
+    # Generating 64-bit keys: a plain sequence's nextval() and pgEdge's snowflake (both through a sequence)
+    "nextval() of a plain sequence|floor: generate_series||SELECT count(nextval('bench_sequence')) FROM $GS"
+    "snowflake_generate()|nextval() of a plain sequence|1.0|SELECT count(snowflake_generate()) FROM $GS"
+    # Writing rows by key: the identity key and the v7 uuid key are the ones to beat
+    "INSERT 200,000 rows, bigint identity key|||SELECT pg_temp.insert_keys('bench_identity')"
+    "INSERT 200,000 rows, uuid_generate_v7() key|||SELECT pg_temp.insert_keys('bench_uuid_v7')"
+    "INSERT 200,000 rows, gen_ulid() key|INSERT 200,000 rows, uuid_generate_v7() key||SELECT pg_temp.insert_keys('bench_ulid')"
+    "INSERT 200,000 rows, snowflake key|INSERT 200,000 rows, bigint identity key|1.0|SELECT pg_temp.insert_keys('bench_snowflake')"
+    "INSERT 200,000 rows, snowflake key against v7|INSERT 200,000 rows, uuid_generate_v7() key|0.95|SELECT pg_temp.insert_keys('bench_snowflake')"
 )
 
 if [ -n "${PGHOST:-}" ] && psql -Xqtc 'select 1' >/dev/null 2>&1; then
@@ -170,6 +201,22 @@ if [ -n "${PGHOST:-}" ] && psql -Xqtc 'select 1' >/dev/null 2>&1; then
 else
     build_and_install
     start_cluster
+fi
+
+# pgEdge's snowflake, which snowflake_generate() is compared with, built from its source when that is beside the
+# checkout (its rows are left out otherwise).
+PGEDGE_SETUP=""
+pgedge_archive=$(find_peer snowflake-2.6.0.tar.gz)
+if [ -n "$pgedge_archive" ]; then
+    source "$HERE/../lib/snowflake_build.sh"
+    pgedge_snowflake_install "$pgedge_archive" "$PG_BIN/pg_config" >/dev/null
+    PGEDGE_SETUP="CREATE EXTENSION IF NOT EXISTS snowflake; SET snowflake.node = 1;"
+    BENCH_ROWS+=(
+        "pgEdge snowflake.nextval()|floor: generate_series||SELECT count(snowflake.nextval()) FROM $GS"
+        "snowflake_generate() against pgEdge|pgEdge snowflake.nextval()|0.5|SELECT count(snowflake_generate()) FROM $GS"
+    )
+else
+    log "pgEdge snowflake's source (snowflake-2.6.0.tar.gz) is not beside the checkout: its rows are left out"
 fi
 
 sql_literal() { printf "'%s'" "${1//\'/\'\'}"; }
@@ -204,6 +251,7 @@ CREATE EXTENSION IF NOT EXISTS idcodec;
 CREATE EXTENSION IF NOT EXISTS pgcrypto;
 
 $SETUP_SQL
+$PGEDGE_SETUP
 
 CREATE TEMP TABLE bench (ord int PRIMARY KEY, name text UNIQUE, floor text, target numeric, query text,
                          best_ms double precision);
@@ -294,6 +342,17 @@ SELECT round(avg(pg_column_size(u)), 1) AS "uuid", round(avg(pg_column_size(l)),
        round(avg(pg_column_size(t)), 1) AS "typeid 'user'", round(avg(pg_column_size(u_text)), 1) AS "uuid as text",
        round(avg(pg_column_size(l_text)), 1) AS "ULID as text", round(avg(pg_column_size(t_text)), 1) AS "TypeID as text"
 FROM native_ids;
+
+-- What a key takes: each key's table with its primary key after the last round's $INSERT_ROWS rows
+\echo
+SELECT k.key, pg_size_pretty(pg_relation_size(k.t)) AS "table", pg_size_pretty(pg_indexes_size(k.t)) AS "primary key",
+       pg_size_pretty(pg_total_relation_size(k.t)) AS "total",
+       to_char(pg_total_relation_size(k.t)::numeric / pg_total_relation_size('bench_uuid_v7'), 'FM990.00') AS "/ uuid's"
+FROM (VALUES (1, 'bigint identity', 'bench_identity'::regclass), (2, 'snowflake (bigint)', 'bench_snowflake'),
+             (3, 'uuid (version 7)', 'bench_uuid_v7'), (4, 'ulid', 'bench_ulid')) AS k(ord, key, t)
+ORDER BY k.ord;
+DROP TABLE bench_identity, bench_snowflake, bench_uuid_v7, bench_ulid;
+DROP SEQUENCE bench_sequence;
 
 -- B-tree indexes with duplicates (500 values, each 200 times, as a foreign key column holds them): deduplicated,
 -- a ulid index is the size of a uuid index over the same values (target ≤ 1.1×); typeid for comparison
