@@ -74,19 +74,20 @@ COMMENT ON FUNCTION snowflake_least(timestamptz, timestamptz, interval, integer,
 -- snowflake_generate() of this extension's schema (looked up at each call, so a relocated extension is found), an
 -- identity is dropped (with its sequence), a serial column's sequence is left to whatever else uses it. Runs with the
 -- caller's rights: ALTER TABLE asks for ownership of the table.
+-- check-scripts: accept IC001: what EXECUTE runs names the table by its regclass, the column with %I, the functions by pg_catalog or by idcodec's schema with %I
 CREATE FUNCTION snowflake_convert_column(table_name regclass, column_name name)
 RETURNS void
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $body$
 DECLARE
-    column_type oid;
-    column_identity "char";
-    column_default text;
-    extension_schema name;
-    new_default text;
-    highest bigint;
-    lowest_new bigint;
+    column_type pg_catalog.oid;
+    column_identity pg_catalog."char";
+    column_default pg_catalog.text;
+    extension_schema pg_catalog.name;
+    new_default pg_catalog.text;
+    highest pg_catalog.int8;
+    lowest_new pg_catalog.int8;
 BEGIN
     SELECT a.atttypid, a.attidentity, pg_catalog.pg_get_expr(d.adbin, d.adrelid)
       INTO column_type, column_identity, column_default
@@ -105,12 +106,12 @@ BEGIN
             USING ERRCODE = 'datatype_mismatch',
                   HINT = 'Snowflake IDs need 64 bits: change the column''s type to bigint first.';
     END IF;
-    SELECT e.extnamespace::pg_catalog.regnamespace::name INTO extension_schema
+    SELECT e.extnamespace::pg_catalog.regnamespace::pg_catalog.name INTO extension_schema
       FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'idcodec';
     new_default := pg_catalog.format('%I.snowflake_generate()', extension_schema);
     IF column_identity OPERATOR(pg_catalog.<>) '' THEN
         EXECUTE pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I DROP IDENTITY', table_name, column_name);
-    ELSIF column_default IS NULL OR pg_catalog.pg_get_serial_sequence(table_name::text, column_name) IS NULL THEN
+    ELSIF column_default IS NULL OR pg_catalog.pg_get_serial_sequence(table_name::pg_catalog.text, column_name) IS NULL THEN
         RAISE EXCEPTION 'snowflake_convert_column: column "%" of relation % is neither an identity nor a serial column',
                         column_name, table_name
             USING ERRCODE = 'invalid_parameter_value';

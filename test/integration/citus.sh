@@ -291,6 +291,34 @@ $(key_check customers_2027 | tr ' ' '\n' | grep -vF "=true:$(c -c "SELECT idcryp
     "1 2
 ${workers[1]}"
 
+# ---- snowflake keys: every node its own number, set as the docs say (LOAD, ALTER SYSTEM, reload)
+node_number=0
+for port in $(citus_nodes); do
+    node_number=$((node_number + 1))
+    cluster_psql "$port" -c "LOAD 'idcodec'" -c "ALTER SYSTEM SET idcodec.node_id = $node_number"
+    reload_node "$port"
+done
+c -c "CREATE TABLE reading (id bigint DEFAULT snowflake_generate() PRIMARY KEY, sensor int NOT NULL)" \
+  -c "SELECT create_distributed_table('reading', 'id')" \
+  -c "CREATE TABLE device_event (device int NOT NULL, id bigint DEFAULT snowflake_generate(), PRIMARY KEY (device, id))" \
+  -c "SELECT create_distributed_table('device_event', 'device')" \
+  -c "CREATE TABLE device (device int PRIMARY KEY)" -c "SELECT create_distributed_table('device', 'device')" \
+  -c "INSERT INTO device SELECT g FROM generate_series(1, 200) g" >/dev/null
+c -c "INSERT INTO reading (sensor) SELECT g FROM generate_series(1, 1000) g" \
+  -c "INSERT INTO reading (sensor) VALUES (1), (2), (3)"
+check "a key by snowflake_generate(), the distribution column: made on the coordinator (node 1), spread over shards" \
+    "$(c -c "SELECT count(*), count(DISTINCT id), string_agg(DISTINCT snowflake_node(id)::text, ','),
+                    count(DISTINCT get_shard_id_for_distribution_column('reading', id)) > 16 FROM reading")" \
+    "1003|1003|1|t"
+# INSERT ... SELECT between colocated tables runs on the workers: there the default is the worker's own number
+c -c "INSERT INTO device_event (device) SELECT device FROM device" -c "INSERT INTO device_event (device) SELECT device FROM device"
+check "an INSERT ... SELECT pushed down to the workers: each row made by the worker holding its shard" \
+    "$(c -c "SELECT count(*), count(DISTINCT id),
+                    count(*) FILTER (WHERE snowflake_node(id) = CASE nodeport WHEN ${workers[0]} THEN 2 ELSE 3 END)
+             FROM device_event e
+             JOIN pg_dist_shard_placement p ON p.shardid = get_shard_id_for_distribution_column('device_event', e.device)")" \
+    "400|400|400"
+
 check "no backend of any node crashed or failed an assertion" "$(citus_crashes)" ""
 
 docs=$(PGHOST=localhost PGPORT=$coordinator PGUSER=postgres PGDATABASE=postgres python3 test/docs_check.py --citus docs/scaling-out.md 2>&1 || true)
