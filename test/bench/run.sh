@@ -93,18 +93,20 @@ DROP SEQUENCE IF EXISTS bench_sequence;
 DROP TABLE IF EXISTS bench_identity, bench_snowflake, bench_uuid_v7, bench_ulid;
 CREATE SEQUENCE bench_sequence;
 SET idcodec.node_id = 1;
--- A key's cost to write: $INSERT_ROWS rows into a table of that key with its primary key index, emptied first
--- (logged tables, as keys are: the identity's sequence and every index entry go through the WAL).
-CREATE TABLE bench_identity (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload int);
-CREATE TABLE bench_snowflake (id bigint DEFAULT snowflake_generate() PRIMARY KEY, payload int);
-CREATE TABLE bench_uuid_v7 (id uuid DEFAULT uuid_generate_v7() PRIMARY KEY, payload int);
-CREATE TABLE bench_ulid (id ulid DEFAULT gen_ulid() PRIMARY KEY, payload int);
-CREATE FUNCTION pg_temp.insert_keys(key_table regclass) RETURNS bigint LANGUAGE plpgsql AS \$insert\$
+-- A key's cost to write: $INSERT_ROWS rows into a new table of that key with its primary key index (the table of
+-- the previous round dropped first, so every round starts alike); logged, as keys are: the identity's sequence and
+-- every index entry go through the WAL.
+CREATE FUNCTION pg_temp.insert_keys(key text) RETURNS bigint LANGUAGE plpgsql AS \$insert\$
 DECLARE
     inserted bigint;
 BEGIN
-    EXECUTE format('TRUNCATE %s', key_table);
-    EXECUTE format('INSERT INTO %s (payload) SELECT g FROM generate_series(1, $INSERT_ROWS) g', key_table);
+    EXECUTE format('DROP TABLE IF EXISTS %I', 'bench_' || key);
+    EXECUTE format('CREATE TABLE %I (id %s PRIMARY KEY, payload int)', 'bench_' || key,
+                   CASE key WHEN 'identity' THEN 'bigint GENERATED ALWAYS AS IDENTITY'
+                            WHEN 'snowflake' THEN 'bigint DEFAULT snowflake_generate()'
+                            WHEN 'uuid_v7' THEN 'uuid DEFAULT uuid_generate_v7()'
+                            WHEN 'ulid' THEN 'ulid DEFAULT gen_ulid()' END);
+    EXECUTE format('INSERT INTO %I (payload) SELECT g FROM generate_series(1, $INSERT_ROWS) g', 'bench_' || key);
     GET DIAGNOSTICS inserted = ROW_COUNT;
     RETURN inserted;
 END
@@ -189,11 +191,11 @@ BENCH_ROWS=(
     "nextval() of a plain sequence|floor: generate_series||SELECT count(nextval('bench_sequence')) FROM $GS"
     "snowflake_generate()|nextval() of a plain sequence|1.0|SELECT count(snowflake_generate()) FROM $GS"
     # Writing rows by key: the identity key and the v7 uuid key are the ones to beat
-    "INSERT 200,000 rows, bigint identity key|||SELECT pg_temp.insert_keys('bench_identity')"
-    "INSERT 200,000 rows, uuid_generate_v7() key|||SELECT pg_temp.insert_keys('bench_uuid_v7')"
-    "INSERT 200,000 rows, gen_ulid() key|INSERT 200,000 rows, uuid_generate_v7() key||SELECT pg_temp.insert_keys('bench_ulid')"
-    "INSERT 200,000 rows, snowflake key|INSERT 200,000 rows, bigint identity key|1.0|SELECT pg_temp.insert_keys('bench_snowflake')"
-    "INSERT 200,000 rows, snowflake key against v7|INSERT 200,000 rows, uuid_generate_v7() key|0.95|SELECT pg_temp.insert_keys('bench_snowflake')"
+    "INSERT 200,000 rows, bigint identity key|||SELECT pg_temp.insert_keys('identity')"
+    "INSERT 200,000 rows, uuid_generate_v7() key|||SELECT pg_temp.insert_keys('uuid_v7')"
+    "INSERT 200,000 rows, gen_ulid() key|INSERT 200,000 rows, uuid_generate_v7() key||SELECT pg_temp.insert_keys('ulid')"
+    "INSERT 200,000 rows, snowflake key|INSERT 200,000 rows, bigint identity key|1.0|SELECT pg_temp.insert_keys('snowflake')"
+    "INSERT 200,000 rows, snowflake key against v7|INSERT 200,000 rows, uuid_generate_v7() key|0.95|SELECT pg_temp.insert_keys('snowflake')"
 )
 
 if [ -n "${PGHOST:-}" ] && psql -Xqtc 'select 1' >/dev/null 2>&1; then
