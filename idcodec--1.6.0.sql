@@ -1122,7 +1122,9 @@ COMMENT ON FUNCTION snowflake_least(timestamptz, timestamptz, interval, integer,
 -- Taking a bigint identity or serial column over without touching its rows: the default becomes
 -- snowflake_generate() of this extension's schema (looked up at each call, so a relocated extension is found), an
 -- identity is dropped (with its sequence), a serial column's sequence is left to whatever else uses it. Runs with the
--- caller's rights: ALTER TABLE asks for ownership of the table.
+-- caller's rights: ALTER TABLE asks for ownership of the table. Only tables: the highest value is read from the
+-- relation, and a view would run its owner's code with the caller's rights. A partitioned table's partitions change
+-- with it; a plain table's inheritance children keep their own defaults.
 -- check-scripts: accept IC001: what EXECUTE runs names the table by its regclass, the column with %I, the functions by pg_catalog or by idcodec's schema with %I
 CREATE FUNCTION snowflake_convert_column(table_name regclass, column_name name)
 RETURNS void
@@ -1130,6 +1132,9 @@ LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $body$
 DECLARE
+    table_kind pg_catalog."char";
+    is_partition pg_catalog.bool;
+    only_table pg_catalog.text;
     column_type pg_catalog.oid;
     column_identity pg_catalog."char";
     column_default pg_catalog.text;
@@ -1138,6 +1143,21 @@ DECLARE
     highest pg_catalog.int8;
     lowest_new pg_catalog.int8;
 BEGIN
+    SELECT c.relkind, c.relispartition INTO table_kind, is_partition
+      FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) table_name;
+    IF table_kind OPERATOR(pg_catalog.<>) ALL (ARRAY['r', 'p', 'f']::pg_catalog."char"[]) THEN
+        RAISE EXCEPTION 'snowflake_convert_column: % is not a table', table_name
+            USING ERRCODE = 'wrong_object_type';
+    END IF;
+    IF is_partition THEN
+        RAISE EXCEPTION 'snowflake_convert_column: % is a partition', table_name
+            USING ERRCODE = 'wrong_object_type',
+                  HINT = 'Convert the column of its partitioned table: every partition takes the new default.';
+    END IF;
+    only_table := 'ONLY ';
+    IF table_kind OPERATOR(pg_catalog.=) 'p' THEN
+        only_table := '';
+    END IF;
     SELECT a.atttypid, a.attidentity, pg_catalog.pg_get_expr(d.adbin, d.adrelid)
       INTO column_type, column_identity, column_default
       FROM pg_catalog.pg_attribute a
@@ -1155,20 +1175,25 @@ BEGIN
             USING ERRCODE = 'datatype_mismatch',
                   HINT = 'Snowflake IDs need 64 bits: change the column''s type to bigint first.';
     END IF;
-    SELECT e.extnamespace::pg_catalog.regnamespace::pg_catalog.name INTO extension_schema
-      FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'idcodec';
+    SELECT n.nspname INTO extension_schema
+      FROM pg_catalog.pg_extension e
+      JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+     WHERE e.extname OPERATOR(pg_catalog.=) 'idcodec';
     new_default := pg_catalog.format('%I.snowflake_generate()', extension_schema);
     IF column_identity OPERATOR(pg_catalog.<>) '' THEN
-        EXECUTE pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I DROP IDENTITY', table_name, column_name);
+        EXECUTE pg_catalog.format('ALTER TABLE %s%s ALTER COLUMN %I DROP IDENTITY', only_table, table_name,
+                                  column_name);
     ELSIF column_default IS NULL OR pg_catalog.pg_get_serial_sequence(table_name::pg_catalog.text, column_name) IS NULL THEN
         RAISE EXCEPTION 'snowflake_convert_column: column "%" of relation % is neither an identity nor a serial column',
                         column_name, table_name
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    EXECUTE pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', table_name, column_name, new_default);
+    EXECUTE pg_catalog.format('ALTER TABLE %s%s ALTER COLUMN %I SET DEFAULT %s', only_table, table_name, column_name,
+                              new_default);
     -- the table is locked by ALTER TABLE: no row can come in between
     EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I) FROM %s', column_name, table_name) INTO highest;
-    EXECUTE pg_catalog.format('SELECT %I.snowflake_least(pg_catalog.now())', extension_schema) INTO lowest_new;
+    EXECUTE pg_catalog.format('SELECT %I.snowflake_least(pg_catalog.now(), ''pgedge''::pg_catalog.text)',
+                              extension_schema) INTO lowest_new;
     IF highest OPERATOR(pg_catalog.>=) lowest_new THEN
         RAISE EXCEPTION 'snowflake_convert_column: column "%" holds %, not below the snowflake IDs of now',
                         column_name, highest

@@ -179,6 +179,43 @@ WHERE table_name IN ('narrow', 'plain', 'huge') AND column_name = 'id' ORDER BY 
 SET ROLE snowflake_writer;
 SELECT snowflake_convert_column('huge', 'id');
 RESET ROLE;
+-- only tables: a view's column is refused (reading it would run its owner's code), a partition points to its table
+CREATE VIEW ticket_view AS SELECT * FROM ticket;
+CREATE SEQUENCE view_sequence OWNED BY ticket_view.id;
+ALTER VIEW ticket_view ALTER COLUMN id SET DEFAULT nextval('view_sequence');
+CREATE TABLE measurement (id bigserial, at date NOT NULL, PRIMARY KEY (id, at)) PARTITION BY RANGE (at);
+CREATE TABLE measurement_2026 PARTITION OF measurement FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+INSERT INTO measurement (at) VALUES ('2026-06-01');
+\set VERBOSITY terse
+SELECT snowflake_convert_column('ticket_view', 'id');
+SELECT snowflake_convert_column('measurement_2026', 'id');
+\set VERBOSITY default
+-- the partitioned table: every partition, and partitions made later, take the new default
+SELECT snowflake_convert_column('measurement', 'id');
+CREATE TABLE measurement_2027 PARTITION OF measurement FOR VALUES FROM ('2027-01-01') TO ('2028-01-01');
+INSERT INTO measurement (at) VALUES ('2026-07-01'), ('2027-07-01');
+SELECT at, id < 2 AS old, snowflake_node(id) = 777 AS snowflake FROM measurement ORDER BY at;
+-- a plain table's inheritance children keep their own defaults
+CREATE TABLE parent_row (id bigserial PRIMARY KEY, note text);
+CREATE SEQUENCE child_sequence START 1000;
+CREATE TABLE child_row (id bigint DEFAULT nextval('child_sequence')) INHERITS (parent_row);
+SELECT snowflake_convert_column('parent_row', 'id');
+INSERT INTO child_row (note) VALUES ('child');
+SELECT id FROM child_row;
+-- a relocated extension in a schema whose name needs quotes, with an overload planted beside its functions
+CREATE SCHEMA "Key Schema";
+ALTER EXTENSION idcodec SET SCHEMA "Key Schema";
+CREATE FUNCTION "Key Schema".snowflake_least("at" timestamptz) RETURNS bigint LANGUAGE sql AS 'SELECT 1';
+CREATE TABLE moved (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY);
+SELECT "Key Schema".snowflake_convert_column('moved', 'id');
+SELECT pg_get_expr(adbin, adrelid) AS moved_default FROM pg_attrdef WHERE adrelid = 'moved'::regclass;
+DROP FUNCTION "Key Schema".snowflake_least(timestamptz);
+DROP TABLE moved;
+ALTER EXTENSION idcodec SET SCHEMA public;
+DROP SCHEMA "Key Schema";
+DROP VIEW ticket_view;
+DROP TABLE measurement, parent_row CASCADE;
+DROP SEQUENCE child_sequence;
 
 DROP TABLE event, customer, invoice, account, ticket, narrow, plain, huge;
 DROP ROLE snowflake_writer;

@@ -21,6 +21,7 @@
 #include "pg/values.hpp"
 
 extern "C" {
+#include "access/xlog.h"
 #include "common/file_perm.h"
 }
 
@@ -35,14 +36,21 @@ int node_id = -1;  // the setting idcodec.node_id; -1 until a superuser sets it
 constexpr const char* state_file = "idcodec_snowflake";
 constexpr std::size_t state_size = 64;
 
-// The shared word of the last ticket, mapped on first use in this process.
+// The shared word of the last ticket, mapped on first use in this process. Only a regular file of the data
+// directory itself is used (a symbolic link or anything else there is refused), as the server's other files are.
 std::uint64_t& last_ticket() {
     static std::uint64_t* mapped = nullptr;
     if (mapped != nullptr) return *mapped;
-    const int fd = open(state_file, O_RDWR | O_CREAT | O_CLOEXEC, pg_file_create_mode);
+    const int fd = open(state_file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, pg_file_create_mode);
     if (fd < 0)
         ereport(ERROR, (errcode_for_file_access(),
                         errmsg("could not open the snowflake state file \"%s\": %m", state_file)));
+    struct stat status;
+    if (fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+        close(fd);
+        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                        errmsg("the snowflake state file \"%s\" is not a regular file", state_file)));
+    }
     // Blocks allocated now, not at the first write through the mapping (which would kill the process on a full
     // disk); a file already this long is left as it is, and concurrent first calls agree on it.
     const int allocated = posix_fallocate(fd, 0, state_size);
@@ -81,10 +89,13 @@ Layout custom_layout_arguments(FunctionCallInfo fcinfo, int first, const char* f
     const std::int64_t epoch = unix_us_of(PG_GETARG_TIMESTAMPTZ(first), function);
     const Interval* unit = PG_GETARG_INTERVAL_P(first + 1);
     std::int64_t unit_us = 0;
-    if (unit->month != 0 || __builtin_mul_overflow(static_cast<std::int64_t>(unit->day), USECS_PER_DAY, &unit_us) ||
-        __builtin_add_overflow(unit_us, unit->time, &unit_us))
+    if (unit->month != 0)
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("%s: the snowflake unit must be a fixed length of time, without months", function)));
+    if (__builtin_mul_overflow(static_cast<std::int64_t>(unit->day), USECS_PER_DAY, &unit_us) ||
+        __builtin_add_overflow(unit_us, unit->time, &unit_us))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("%s: the snowflake unit is too long (at most 2^63 microseconds)", function)));
     Layout layout;
     guarded([&](idcodec::StopToken) {
         layout = custom_layout(epoch, unit_us, PG_GETARG_INT32(first + 2), PG_GETARG_INT32(first + 3));
@@ -125,8 +136,7 @@ Datum least_datum(TimestampTz at, const Layout& layout) {
     if (!id)
         ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
                         errmsg("snowflake_least: timestamp out of range for the layout"),
-                        errdetail("Its IDs hold the times from its epoch for %d bits of time units.",
-                                  layout.time_bits())));
+                        errdetail("Its IDs hold the times from its epoch to the end of its last time unit.")));
     return Int64GetDatum(*id);
 }
 
@@ -158,6 +168,12 @@ IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate) {
                         errdetail("Every ID holds the number of the node that made it, 0 to 1023."),
                         errhint("A superuser gives each node its own: LOAD 'idcodec'; ALTER SYSTEM SET idcodec.node_id = 1; "
                                 "SELECT pg_reload_conf();")));
+    // A standby carries its primary's data directory and settings: IDs made there would repeat the primary's.
+    if (RecoveryInProgress())
+        ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+                        errmsg("snowflake_generate: cannot generate IDs during recovery"),
+                        errdetail("A standby holds its primary's node number and would repeat its IDs."),
+                        errhint("Generate IDs on the primary; a promoted standby generates again.")));
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     const std::int64_t unix_ms = static_cast<std::int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1'000'000;
@@ -166,8 +182,14 @@ IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate) {
         ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
                         errmsg("snowflake_generate: the system clock is before 2023-01-01, where the IDs' time "
                                "begins")));
+    std::uint64_t& shared = last_ticket();
     const std::optional<std::uint64_t> ticket =
-        TicketCounter(last_ticket()).take(static_cast<std::uint64_t>(unix_ms - epoch_ms), pgedge);
+        TicketCounter(shared).take(static_cast<std::uint64_t>(unix_ms - epoch_ms), pgedge);
+    if (!ticket && !holds_ticket(__atomic_load_n(&shared, __ATOMIC_RELAXED), pgedge))
+        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                        errmsg("the snowflake state file \"%s\" holds a value no ID can have", state_file),
+                        errhint("Stop the server, remove the file and start it again: IDs then start from the "
+                                "clock.")));
     if (!ticket)
         ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
                         errmsg("snowflake_generate: the IDs' 41 bits of milliseconds since 2023 are spent")));

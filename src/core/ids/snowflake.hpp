@@ -68,12 +68,14 @@ public:
     explicit TicketCounter(std::uint64_t& shared_last) noexcept : last_(shared_last) {}
 
     // The next ticket at a clock reading of `now_units` since the layout's epoch; nothing, and nothing taken, when
-    // that ticket's time part would need more than the layout's time bits.
+    // that ticket's time part would need more than the layout's time bits, or the shared word holds no ticket of
+    // the layout (holds_ticket).
     std::optional<std::uint64_t> take(std::uint64_t now_units, const Layout& layout) noexcept {
         std::uint64_t seen = last_.load(std::memory_order_relaxed);
         const std::uint64_t at_clock = now_units << layout.counter_bits;
         const std::uint64_t end = std::uint64_t{1} << (layout.time_bits() + layout.counter_bits);
         for (;;) {
+            if (seen >= end) return std::nullopt;  // no ticket: the word was written by something else
             const std::uint64_t next = at_clock > seen ? at_clock : seen + 1;
             if (next >= end || now_units >= (std::uint64_t{1} << layout.time_bits())) return std::nullopt;
             if (last_.compare_exchange_weak(seen, next, std::memory_order_acq_rel, std::memory_order_relaxed))
@@ -84,6 +86,11 @@ public:
 private:
     std::atomic_ref<std::uint64_t> last_;
 };
+
+// Whether a word could be a ticket of the layout: its time part within the layout's time bits.
+constexpr bool holds_ticket(std::uint64_t word, const Layout& layout) noexcept {
+    return word >> layout.counter_bits >> layout.time_bits() == 0;
+}
 
 // The ID of a ticket and a node (below 2^node_bits) in a layout whose fields are node_then_counter.
 constexpr std::int64_t compose(std::uint64_t ticket, std::uint32_t node, const Layout& layout) noexcept {
