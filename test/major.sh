@@ -95,6 +95,8 @@ step "docs: every function documented, every example as shown" bash test/integra
 step "server features of PostgreSQL $major" bash test/integration/server_features.sh
 step "the types under the planner: amvalidate, the differential query test, 1.5.0's families caught" \
     bash test/integration/planner.sh
+step "snowflake IDs under pressure: a slowed clock, 8 sessions, parallel workers, a step back, a crash" \
+    bash test/integration/snowflake_pressure.sh
 step "Citus $(citus_release) on a coordinator and two workers: the whole Citus suite" bash test/integration/citus.sh
 # The cluster's live update and its workload under faults run on the newest major here, as on 15 in the default
 # suites.
