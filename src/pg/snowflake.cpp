@@ -140,11 +140,14 @@ Datum least_datum(TimestampTz at, const Layout& layout) {
     return Int64GetDatum(*id);
 }
 
-void check_named_fields(const Layout& layout, const char* function) {
+// The named layout of argument 1, to read a node or a counter from (Mastodon's low bits are neither).
+Layout fields_layout_argument(FunctionCallInfo fcinfo, const char* function) {
+    const Layout layout = layout_argument(fcinfo, 1);
     if (layout.fields == LowFields::unnamed)
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("%s: the mastodon layout holds a time and no node or counter", function),
                         errdetail("Its low 16 bits mix a hash with a sequence.")));
+    return layout;
 }
 
 }  // namespace
@@ -210,9 +213,7 @@ IDCODEC_SQL_FUNCTION(idcodec_snowflake_timestamp_custom) {
 // snowflake_node(id bigint, layout text) → integer
 IDCODEC_SQL_FUNCTION(idcodec_snowflake_node) {
     const std::int64_t id = id_argument(fcinfo, "snowflake_node");
-    const Layout layout = layout_argument(fcinfo, 1);
-    check_named_fields(layout, "snowflake_node");
-    PG_RETURN_INT32(static_cast<int32>(node(id, layout)));
+    PG_RETURN_INT32(static_cast<int32>(node(id, fields_layout_argument(fcinfo, "snowflake_node"))));
 }
 
 // snowflake_node(id bigint, node_bits int, counter_bits int) → integer
@@ -224,9 +225,7 @@ IDCODEC_SQL_FUNCTION(idcodec_snowflake_node_custom) {
 // snowflake_counter(id bigint, layout text) → integer
 IDCODEC_SQL_FUNCTION(idcodec_snowflake_counter) {
     const std::int64_t id = id_argument(fcinfo, "snowflake_counter");
-    const Layout layout = layout_argument(fcinfo, 1);
-    check_named_fields(layout, "snowflake_counter");
-    PG_RETURN_INT32(static_cast<int32>(counter(id, layout)));
+    PG_RETURN_INT32(static_cast<int32>(counter(id, fields_layout_argument(fcinfo, "snowflake_counter"))));
 }
 
 // snowflake_counter(id bigint, node_bits int, counter_bits int) → integer

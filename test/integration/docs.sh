@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 # The migration from pg_hashids runs against the real pg_hashids, built into this installation once.
 archive=$(find_peer pg_hashids-1.3.tar.gz)
 if [ -n "$archive" ]; then
-    source test/lib/pg_hashids_build.sh
+    source test/lib/peer_extension_build.sh
     pg_hashids_install "$archive" "$PG_BIN/pg_config" >/dev/null
 else
     echo "SKIPPED: the docs' migration from pg_hashids: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout"

@@ -14,7 +14,7 @@ if [ -z "$archive" ]; then
 fi
 
 # Build and install pg_hashids once per installation.
-source "$(dirname "$0")/../lib/pg_hashids_build.sh"
+source "$(dirname "$0")/../lib/peer_extension_build.sh"
 pg_hashids_install "$archive" "${PG_BIN:-/usr/lib/postgresql/15/bin}/pg_config"
 
 db=idcodec_pg_hashids_migration

@@ -79,7 +79,7 @@ is_superuser() { q -c "SELECT rolsuper FROM pg_roles WHERE rolname = '$attacker'
 q -c "CREATE ROLE $attacker LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE"
 pg_hashids_archive=$(find_peer pg_hashids-1.3.tar.gz)
 if [ -n "$pg_hashids_archive" ]; then
-    source test/lib/pg_hashids_build.sh
+    source test/lib/peer_extension_build.sh
     pg_hashids_install "$pg_hashids_archive" "$PG_BIN/pg_config" >/dev/null
 fi
 

@@ -21,7 +21,7 @@ if [ -z "$archive" ]; then
     echo "SKIPPED: pgEdge snowflake: its 2.6.0 source (snowflake-2.6.0.tar.gz) is not beside the checkout"
     exit 77
 fi
-source test/lib/snowflake_build.sh
+source test/lib/peer_extension_build.sh
 pgedge_snowflake_install "$archive" "${PG_BIN:-/usr/lib/postgresql/15/bin}/pg_config"
 
 source test/lib/cluster.sh

@@ -12,7 +12,7 @@
 # or beside the checkout) it prints "SKIPPED: ..." and exits 77.
 source "$(dirname "$0")/../../scripts/setup.sh"
 source test/lib/postgres_build.sh
-source test/lib/pg_hashids_build.sh
+source test/lib/peer_extension_build.sh
 set +e
 target=${POSTGRES_RELEASES[-1]}
 sources=("$POSTGRES_UPGRADE_SOURCE" "${POSTGRES_RELEASES[@]:0:${#POSTGRES_RELEASES[@]}-1}")
