@@ -43,8 +43,8 @@ std::uint64_t& last_ticket() {
     if (mapped != nullptr) return *mapped;
     const int fd = open(state_file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, pg_file_create_mode);
     if (fd < 0)
-        ereport(ERROR, (errcode_for_file_access(),
-                        errmsg("could not open the snowflake state file \"%s\": %m", state_file)));
+        ereport(ERROR,
+                (errcode_for_file_access(), errmsg("could not open the snowflake state file \"%s\": %m", state_file)));
     struct stat status;
     if (fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
         close(fd);
@@ -59,8 +59,8 @@ std::uint64_t& last_ticket() {
     close(fd);
     if (address == MAP_FAILED) {
         errno = map_errno;
-        ereport(ERROR, (errcode_for_file_access(),
-                        errmsg("could not map the snowflake state file \"%s\": %m", state_file)));
+        ereport(ERROR,
+                (errcode_for_file_access(), errmsg("could not map the snowflake state file \"%s\": %m", state_file)));
     }
     mapped = static_cast<std::uint64_t*>(address);
     return *mapped;
@@ -106,9 +106,8 @@ Layout custom_layout_arguments(FunctionCallInfo fcinfo, int first, const char* f
 // The bits a custom node or counter is read from: node_bits and counter_bits at `first`.
 Layout custom_widths_arguments(FunctionCallInfo fcinfo, int first) {
     Layout layout;
-    guarded([&](idcodec::StopToken) {
-        layout = custom_layout(0, 1, PG_GETARG_INT32(first), PG_GETARG_INT32(first + 1));
-    });
+    guarded(
+        [&](idcodec::StopToken) { layout = custom_layout(0, 1, PG_GETARG_INT32(first), PG_GETARG_INT32(first + 1)); });
     return layout;
 }
 
@@ -166,11 +165,12 @@ void define_snowflake_setting() {
 // snowflake_generate() → bigint
 IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate) {
     if (node_id < 0)
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("snowflake_generate: idcodec.node_id is not set"),
-                        errdetail("Every ID holds the number of the node that made it, 0 to 1023."),
-                        errhint("A superuser gives each node its own: LOAD 'idcodec'; ALTER SYSTEM SET idcodec.node_id = 1; "
-                                "SELECT pg_reload_conf();")));
+        ereport(ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("snowflake_generate: idcodec.node_id is not set"),
+                 errdetail("Every ID holds the number of the node that made it, 0 to 1023."),
+                 errhint("A superuser gives each node its own: LOAD 'idcodec'; ALTER SYSTEM SET idcodec.node_id = 1; "
+                         "SELECT pg_reload_conf();")));
     // A standby carries its primary's data directory and settings: IDs made there would repeat the primary's.
     if (RecoveryInProgress())
         ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),

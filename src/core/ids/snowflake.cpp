@@ -1,10 +1,9 @@
-#include "core/ids/snowflake.hpp"
-
 #include <array>
 #include <string>
 #include <utility>
 
 #include "core/common/error.hpp"
+#include "core/ids/snowflake.hpp"
 
 namespace idcodec::snowflake {
 
@@ -40,9 +39,9 @@ std::optional<Layout> named_layout(std::string_view name) noexcept {
 Layout custom_layout(std::int64_t epoch_unix_us, std::int64_t unit_us, int node_bits, int counter_bits) {
     if (unit_us <= 0) throw Error(ErrorKind::invalid_parameter, "snowflake unit must be a positive interval");
     if (node_bits < 0 || node_bits > 31 || counter_bits < 0 || counter_bits > 31)
-        throw Error(ErrorKind::invalid_parameter, "snowflake node_bits and counter_bits must be between 0 and 31 (got " +
-                                                      std::to_string(node_bits) + " and " +
-                                                      std::to_string(counter_bits) + ")");
+        throw Error(ErrorKind::invalid_parameter,
+                    "snowflake node_bits and counter_bits must be between 0 and 31 (got " + std::to_string(node_bits) +
+                        " and " + std::to_string(counter_bits) + ")");
     if (node_bits + counter_bits > 62)
         throw Error(ErrorKind::invalid_parameter,
                     "snowflake node_bits and counter_bits must leave at least 1 of the 63 bits for time (got " +
