@@ -110,8 +110,17 @@ BEGIN
             BEGIN
                 EXECUTE format('CREATE FUNCTION %I.trap_%s() RETURNS boolean LANGUAGE plpgsql AS %L', trap_schema,
                                counter, pg_temp.trap_body(format('relation %s', object_name)));
-                EXECUTE format('CREATE VIEW %I.%I AS SELECT * FROM pg_catalog.%I WHERE %I.trap_%s()', trap_schema,
-                               object_name, object_name, trap_schema, counter);
+                -- the catalog's columns, those of a pseudo-type (pg_attribute's anyarray) as text: a view cannot
+                -- have them
+                EXECUTE format('CREATE VIEW %I.%I AS SELECT %s FROM pg_catalog.%I WHERE %I.trap_%s()', trap_schema,
+                               object_name,
+                               coalesce((SELECT string_agg(CASE WHEN t.typtype = 'p'
+                                                                THEN format('%I::text AS %I', a.attname, a.attname)
+                                                                ELSE quote_ident(a.attname) END, ', ' ORDER BY a.attnum)
+                                         FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+                                         WHERE a.attrelid = to_regclass('pg_catalog.' || quote_ident(object_name))
+                                           AND a.attnum > 0 AND NOT a.attisdropped), '*'),
+                               object_name, trap_schema, counter);
                 planted := planted + 1;
             EXCEPTION WHEN undefined_table THEN
                 NULL;  -- not a relation of pg_catalog: a view of that name needs other columns
