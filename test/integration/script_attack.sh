@@ -62,17 +62,23 @@ plant() {  # plant DATABASE SCHEMA
     if grep -q 'NOTICE:  planted' <<<"$out"; then sed -nE 's/.*NOTICE: +(planted .*)/\1/p' <<<"$out" | sort -u
     else echo "FAILED: planting the traps in $1.$2: $out"; failures=$((failures + 1)); fi
 }
-# run_session DATABASE ROLE STATEMENT...: in one session (where the temporary traps live), the statements in
-# order; prints "ok" or the first error
-run_session() {
-    local db=$1 role=$2; shift 2
+# session STOP DATABASE ROLE STATEMENT...: the statements in order in one session (where the attacker's temporary
+# traps live, planted first), ending at the first error when STOP is 1; its output and errors, and psql's status
+session() {
+    local stop=$1 db=$2 role=$3; shift 3
     local args=(-v used="$used" -v trap_schema=pg_temp -v attacker="$attacker" -f test/security/plant_traps.sql)
     [ "$role" = "$attacker" ] && [ $traps = 1 ] || args=()
     local statement
     for statement in "$@"; do args+=(-c "$statement"); done
-    if out=$(psql -X -q -At -v ON_ERROR_STOP=1 -U "$role" -d "$db" "${args[@]}" 2>&1); then echo ok
-    else grep -m1 'ERROR' <<<"$out" || echo "failed: $out"; fi
+    psql -X -q -At -v ON_ERROR_STOP="$stop" -U "$role" -d "$db" "${args[@]}" 2>&1
 }
+# run_session DATABASE ROLE STATEMENT...: prints "ok" or the first error
+run_session() {
+    local out
+    if out=$(session 1 "$@"); then echo ok; else grep -m1 'ERROR' <<<"$out" || echo "failed: $out"; fi
+}
+# session_errors DATABASE ROLE STATEMENT...: every statement runs; prints each error, one a line
+session_errors() { session 0 "$@" | grep 'ERROR' || true; }
 hits() { q -d "$1" -c "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM trap_log.hits"; }
 is_superuser() { q -c "SELECT rolsuper FROM pg_roles WHERE rolname = '$attacker'"; }
 
@@ -117,22 +123,27 @@ fi
 # ---- the scripts of this release
 new_database idcodec_attack
 versions=$(ls idcodec--*.sql | sed -nE 's/^idcodec--([0-9.]+)\.sql$/\1/p' | sort -V)
+# Each kind of attempt runs in one session, under the same temporary traps (planting them takes a second or so).
+statements=()
 for version in $versions; do
-    check "installs $version directly $under" \
-        "$(run_session idcodec_attack "$attacker" "CREATE EXTENSION idcodec VERSION '$version' SCHEMA m" \
-            "DROP EXTENSION idcodec")" "ok"
+    statements+=("CREATE EXTENSION idcodec VERSION '$version' SCHEMA m" "DROP EXTENSION idcodec")
 done
+check "installs every version directly (${versions//$'\n'/ }) $under" \
+    "$(run_session idcodec_attack "$attacker" "${statements[@]}")" "ok"
+statements=()
+paths=()
 for version in $versions; do
     [ "$version" = "$current" ] && continue
     # the path the server would take, one step at a time
     steps=$(q -d idcodec_attack -c "SELECT replace(path, '--', ' ') FROM pg_extension_update_paths('idcodec')
                                     WHERE source = '$version' AND target = '$current'")
-    statements=("CREATE EXTENSION idcodec VERSION '$version' SCHEMA m")
+    statements+=("CREATE EXTENSION idcodec VERSION '$version' SCHEMA m")
     for step in ${steps#* }; do statements+=("ALTER EXTENSION idcodec UPDATE TO '$step'"); done
     statements+=("DROP EXTENSION idcodec")
-    check "updates $version to $current step by step ($steps) $under" \
-        "$(run_session idcodec_attack "$attacker" "${statements[@]}")" "ok"
+    paths+=("$steps")
 done
+check "updates every version to $current step by step ($(IFS=';'; echo "${paths[*]}")) $under" \
+    "$(run_session idcodec_attack "$attacker" "${statements[@]}")" "ok"
 check "installs idcodec_pg_hashids (and idcodec) $under" \
     "$(run_session idcodec_attack "$attacker" "CREATE EXTENSION idcodec_pg_hashids SCHEMA m CASCADE")" "ok"
 as_attacker idcodec_attack -c "CREATE SCHEMA m2"
@@ -141,12 +152,15 @@ check "installs idcodec_pg_hashids in another schema than idcodec's ($under)" \
     "$(run_session idcodec_attack "$attacker" "DROP EXTENSION idcodec_pg_hashids" \
         "CREATE EXTENSION idcodec_pg_hashids SCHEMA m2" "DROP EXTENSION idcodec_pg_hashids, idcodec")" "ok"
 # PostgreSQL lets CREATE EXTENSION name any schema: the scripts refuse one the role may not create in.
+statements=()
+expected=()
 for version in $versions; do
-    check "refuses to install $version into pg_catalog or a schema the role may not create in" \
-        "$(run_session idcodec_attack "$attacker" "CREATE EXTENSION idcodec VERSION '$version' SCHEMA pg_catalog"),$(
-           run_session idcodec_attack "$attacker" "CREATE EXTENSION idcodec VERSION '$version' SCHEMA public")" \
-        "ERROR:  permission denied for schema pg_catalog,ERROR:  permission denied for schema public"
+    statements+=("CREATE EXTENSION idcodec VERSION '$version' SCHEMA pg_catalog"
+                 "CREATE EXTENSION idcodec VERSION '$version' SCHEMA public")
+    expected+=("ERROR:  permission denied for schema pg_catalog" "ERROR:  permission denied for schema public")
 done
+check "refuses to install any version into pg_catalog or a schema the role may not create in" \
+    "$(session_errors idcodec_attack "$attacker" "${statements[@]}")" "$(printf '%s\n' "${expected[@]}")"
 [ $traps = 0 ] || check "no trap ran" "$(hits idcodec_attack)" "0"
 check "the role is still no superuser" "$(is_superuser)" "f"
 
