@@ -145,8 +145,10 @@ $(BUILD)/fuzz_%: test/fuzz/%.cpp $(CORE_SRCS) $(CORE_HDRS) $(wildcard test/fuzz/
 	clang++ $(CXXSTD) -O1 -g -Isrc $(CORE_ONLY) -fsanitize=fuzzer,address,undefined -o $@ $< $(CORE_SRCS) $(CORE_LIBS)
 
 fuzz: $(FUZZ_TARGETS)
-	@for f in $(FUZZ_TARGETS); do echo "== $$f ($(FUZZ_SECONDS)s)"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=0 2>&1 | tail -n 2 || exit 1; done
+	@bash test/fuzz/run.sh $(FUZZ_SECONDS) $(patsubst $(BUILD)/fuzz_%,%,$(FUZZ_TARGETS)); status=$$?; \
+	  for f in $(patsubst $(BUILD)/fuzz_%,%,$(FUZZ_TARGETS)); do \
+	    echo "== $$f ($(FUZZ_SECONDS)s): exit status $$(cat $(BUILD)/fuzz_$$f.status)"; tail -n 2 $(BUILD)/fuzz_$$f.log; done; \
+	  exit $$status
 
 # The test programs on libpq (test/drivers, test/chaos): one source each, and the headers they share.
 LINK_LIBPQ_PROGRAM = $(CXX) $(CXXSTD) -O2 -g -Wall -Wextra -Itest -I$(shell $(PG_CONFIG) --includedir) -o $@ $< \

@@ -133,13 +133,14 @@ log "unit tests under AddressSanitizer and UBSan"
 make -s build/unit_tests_asan >/dev/null 2>&1 || make build/unit_tests_asan
 run_gtest "unit tests (asan+ubsan)" build/unit_tests_asan
 
-log "fuzz targets (${FUZZ_SECONDS:=15}s each)"
-for target in test/fuzz/*.cpp; do
-    name=$(basename "$target" .cpp)
-    # new inputs go to build/, the committed corpus (test/fuzz/corpus/) is where each run starts
-    run_check "fuzz $name" bash -c "make -s build/fuzz_$name >/dev/null && mkdir -p build/corpus_$name test/fuzz/corpus/$name &&
-        build/fuzz_$name -max_total_time=$FUZZ_SECONDS -max_len=4096 -print_final_stats=1 build/corpus_$name \
-            test/fuzz/corpus/$name 2>&1 | tail -n 3"
+FUZZ_SECONDS=${FUZZ_SECONDS:-15}
+fuzz_targets=()
+for target in test/fuzz/*.cpp; do fuzz_targets+=("$(basename "$target" .cpp)"); done
+log "fuzz targets (${FUZZ_SECONDS}s each, $(nproc) at a time)"
+bash test/fuzz/run.sh "$FUZZ_SECONDS" "${fuzz_targets[@]}"
+for name in "${fuzz_targets[@]}"; do
+    run_check "fuzz $name" bash -c 'tail -n 40 "build/fuzz_$1.log"; exit "$(cat "build/fuzz_$1.status" 2>/dev/null || echo 1)"' \
+        fuzz "$name"
 done
 
 start_cluster
