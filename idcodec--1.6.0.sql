@@ -1145,6 +1145,10 @@ DECLARE
 BEGIN
     SELECT c.relkind, c.relispartition INTO table_kind, is_partition
       FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) table_name;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'snowflake_convert_column: relation with OID % does not exist', table_name::pg_catalog.oid
+            USING ERRCODE = 'undefined_table';
+    END IF;
     IF table_kind OPERATOR(pg_catalog.<>) ALL (ARRAY['r', 'p', 'f']::pg_catalog."char"[]) THEN
         RAISE EXCEPTION 'snowflake_convert_column: % is not a table', table_name
             USING ERRCODE = 'wrong_object_type';

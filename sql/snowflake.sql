@@ -191,6 +191,7 @@ INSERT INTO sf_measurement (at) VALUES ('2026-06-01');
 \set VERBOSITY terse
 SELECT snowflake_convert_column('sf_ticket_view', 'id');
 SELECT snowflake_convert_column('sf_measurement_2026', 'id');
+SELECT snowflake_convert_column(0, 'id');
 \set VERBOSITY default
 -- the partitioned table: every partition, and partitions made later, take the new default
 SELECT snowflake_convert_column('sf_measurement', 'id');

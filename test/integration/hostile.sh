@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The systematic hostile battery. For every function of the extensions (read from the catalog, so a new function is
 # covered without editing this file) and every argument, each edge value of that argument's type is tried with the
-# other arguments valid, one statement per call, so one error cannot hide the next. Passing means: no backend
+# other arguments valid (a function without arguments is called once), one statement per call, so one error cannot
+# hide the next. Passing means: no backend
 # crash, no internal error (XX000), nothing slower than the statement timeout, and only documented SQLSTATEs.
 set -euo pipefail
 psql_q() { psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
@@ -9,8 +10,9 @@ psql_q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS
        -c "CREATE EXTENSION IF NOT EXISTS idcodec_pg_hashids"
 started=$(psql_q -c "SELECT pg_postmaster_start_time()")
 # 55000 and 42704: a named key without idcodec preloaded, and a name missing from the keyring; 22008: a time
-# outside what version 7 UUIDs and ULIDs hold
-documented="00000 22023 22003 22004 22P02 22008 54000 55000 42704"
+# outside what version 7 UUIDs and ULIDs hold; 42P01, 42703, 42804 and 42809: a table, column, column type or
+# relation kind that snowflake_convert_column cannot take over
+documented="00000 22023 22003 22004 22P02 22008 54000 55000 42704 42P01 42703 42804 42809"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -50,7 +52,13 @@ WITH edge(type, value) AS (VALUES
     ('interval', $$'178000000 years'$$), ('interval', $$'-2147483648 months -2147483648 days'$$),
     -- infinite intervals exist from PostgreSQL 17 on
     ('interval', $$CASE WHEN current_setting('server_version_num')::int >= 170000 THEN 'infinity' ELSE '1 day' END$$),
-    ('interval', 'NULL')
+    ('interval', 'NULL'),
+    -- hostile_keys: a table of the session (made below), whose identity column the first call takes over
+    ('regclass', '0'), ('regclass', '4294967295'), ('regclass', $$'pg_catalog.pg_class'$$),
+    ('regclass', $$'pg_catalog.pg_stat_activity'$$), ('regclass', $$'pg_temp.hostile_keys'$$),
+    ('regclass', $$'pg_temp.hostile_keys_id_seq'$$), ('regclass', 'NULL'),
+    ('name', $$''$$), ('name', $$'ctid'$$), ('name', $$'id'$$), ('name', $$'label'$$), ('name', $$repeat('x', 100)$$),
+    ('name', $$'日本語😀'$$), ('name', 'NULL')
 ),
 -- A valid value for an argument without a default, by name where the name says what it needs, else by type.
 valid(name, type, value) AS (VALUES
@@ -58,14 +66,15 @@ valid(name, type, value) AS (VALUES
     ('alphabet', 'text', $$'abcdefghijklmnopqrstuvwxyz0123456789'$$), ('window_size', 'integer', '4'),
     ('k', 'integer', '3'), ('w', 'integer', '4'), ('length', 'integer', '8'),
     ('key', 'bytea', $$'\x2b7e151628aed2a6abf7158809cf4f3c'$$), ('plaintext', 'text', $$'helloworld'$$),
-    ('ciphertext', 'text', $$'helloworld'$$), ('key_name', 'text', $$'customers'$$)
+    ('ciphertext', 'text', $$'helloworld'$$), ('key_name', 'text', $$'customers'$$), ('column_name', 'name', $$'id'$$)
 ),
 by_type(type, value) AS (VALUES
     ('text'::regtype, $$'hello world'$$), ('integer', '1'), ('bigint', '42'), ('boolean', 'false'),
     ('bytea', $$'\x68656c6c6f20776f726c64'$$), ('uuid', $$'6ba7b810-9dad-11d1-80b4-00c04fd430c8'$$),
     ('bigint[]', $$'{1,2,3}'$$), ('text[]', $$'{lo,wor}'$$), ('cstring', $$'x'$$),
     ('ulid', $$'01ARZ3NDEKTSV4RRFFQ69G5FAV'$$), ('typeid', $$'user_01h455vb4pex5vsknk084sn02q'$$),
-    ('timestamp with time zone', $$'2026-01-01 00:00:00+00'$$), ('interval', $$'1 day'$$)
+    ('timestamp with time zone', $$'2026-01-01 00:00:00+00'$$), ('interval', $$'1 day'$$),
+    ('regclass', $$'pg_temp.hostile_keys'$$), ('name', $$'id'$$)
 ),
 fn AS (
     SELECT p.oid, p.oid::regprocedure::text AS signature, p.proretset, p.pronargs, p.pronargdefaults
@@ -95,6 +104,9 @@ call AS (
     JOIN edge e ON e.type = target.type
     JOIN arg a ON a.oid = target.oid
     GROUP BY target.oid, target.signature, target.n, target.name, e.value, target.proretset
+    UNION ALL
+    -- a function without arguments: called once
+    SELECT fn.signature, '', '', format('%s()', fn.oid::regproc), fn.proretset FROM fn WHERE fn.pronargs = 0
 )
 SELECT format('SELECT pg_temp.try(%s, %L, %L);', row_number() OVER (ORDER BY signature COLLATE "C", name, value),
               signature || ' ' || name || ' => ' || left(value, 60),
@@ -108,6 +120,8 @@ total=$(wc -l < "$work/calls.sql")
 {
     cat <<'SQL'
 SET statement_timeout = '30s';
+CREATE TEMP TABLE hostile_keys (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, label text);
+INSERT INTO hostile_keys (label) VALUES ('a'), ('b');
 CREATE FUNCTION pg_temp.try(id int, description text, statement text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
     EXECUTE statement;
