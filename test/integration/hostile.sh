@@ -2,8 +2,8 @@
 # The systematic hostile battery. For every function of the extensions (read from the catalog, so a new function is
 # covered without editing this file) and every argument, each edge value of that argument's type is tried with the
 # other arguments valid (a function without arguments is called once), one statement per call, so one error cannot
-# hide the next. Passing means: no backend
-# crash, no internal error (XX000), nothing slower than the statement timeout, and only documented SQLSTATEs.
+# hide the next. Passing means: no backend crash, no internal error (XX000), nothing slower than the statement
+# timeout, and only documented SQLSTATEs.
 set -euo pipefail
 psql_q() { psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
 psql_q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idcodec" \
