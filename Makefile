@@ -123,13 +123,32 @@ UNIT_HDRS = $(wildcard test/unit/*/*.hpp)
 TEST_CXXFLAGS = $(CXXSTD) -O2 -g -Wall -Wextra -Isrc -Itest $(CORE_ONLY)
 SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-$(BUILD)/unit_tests: $(UNIT_SRCS) $(CORE_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
-	@mkdir -p $(BUILD)
-	$(CXX) $(TEST_CXXFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) $(CORE_LIBS) -lgtest -lgtest_main -pthread
+FUZZ_SRCS = $(wildcard test/fuzz/*.cpp)
+FUZZ_HDRS = $(wildcard test/fuzz/*.hpp)
+FUZZ_CXX = clang++ $(CXXSTD) -O1 -g -Isrc $(CORE_ONLY)
+FUZZ_SANITIZE = address,undefined
+FUZZ_OBJECT_CXX = $(FUZZ_CXX) -fsanitize=fuzzer-no-link,$(FUZZ_SANITIZE)
 
-$(BUILD)/unit_tests_asan: $(UNIT_SRCS) $(CORE_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
-	@mkdir -p $(BUILD)
-	$(CXX) $(TEST_CXXFLAGS) $(SANITIZE) -o $@ $(UNIT_SRCS) $(CORE_SRCS) $(CORE_LIBS) -lgtest -lgtest_main -pthread
+# Each set of compiler flags has its own tree of objects under $(BUILD), so the core is compiled once per set (not
+# once per program) and make -j compiles its files side by side. object_set NAME, COMPILE: the rule for that tree.
+define object_set
+$(BUILD)/$(1)/%.o: %.cpp $(CORE_HDRS) $(UNIT_HDRS) $(FUZZ_HDRS)
+	@mkdir -p $$(@D)
+	$(2) -c -o $$@ $$<
+endef
+$(eval $(call object_set,test,$(CXX) $(TEST_CXXFLAGS)))
+$(eval $(call object_set,asan,$(CXX) $(TEST_CXXFLAGS) $(SANITIZE)))
+$(eval $(call object_set,fuzz,$(FUZZ_OBJECT_CXX)))
+# objects SET, SOURCES: the objects of those sources in that set's tree
+objects = $(patsubst %.cpp,$(BUILD)/$(1)/%.o,$(2))
+# made by the fuzz targets' pattern rule, yet kept (not deleted as intermediate files)
+.SECONDARY: $(call objects,fuzz,$(CORE_SRCS) $(FUZZ_SRCS))
+
+$(BUILD)/unit_tests: $(call objects,test,$(UNIT_SRCS) $(CORE_SRCS))
+	$(CXX) $(TEST_CXXFLAGS) -o $@ $^ $(CORE_LIBS) -lgtest -lgtest_main -pthread
+
+$(BUILD)/unit_tests_asan: $(call objects,asan,$(UNIT_SRCS) $(CORE_SRCS))
+	$(CXX) $(TEST_CXXFLAGS) $(SANITIZE) -o $@ $^ $(CORE_LIBS) -lgtest -lgtest_main -pthread
 
 unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests
@@ -137,12 +156,11 @@ unit: $(BUILD)/unit_tests
 unit-asan: $(BUILD)/unit_tests_asan
 	$(BUILD)/unit_tests_asan
 
-FUZZ_TARGETS = $(patsubst test/fuzz/%.cpp,$(BUILD)/fuzz_%,$(wildcard test/fuzz/*.cpp))
+FUZZ_TARGETS = $(patsubst test/fuzz/%.cpp,$(BUILD)/fuzz_%,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 20
 
-$(BUILD)/fuzz_%: test/fuzz/%.cpp $(CORE_SRCS) $(CORE_HDRS) $(wildcard test/fuzz/*.hpp)
-	@mkdir -p $(BUILD)
-	clang++ $(CXXSTD) -O1 -g -Isrc $(CORE_ONLY) -fsanitize=fuzzer,address,undefined -o $@ $< $(CORE_SRCS) $(CORE_LIBS)
+$(BUILD)/fuzz_%: $(BUILD)/fuzz/test/fuzz/%.o $(call objects,fuzz,$(CORE_SRCS))
+	$(FUZZ_CXX) -fsanitize=fuzzer,$(FUZZ_SANITIZE) -o $@ $^ $(CORE_LIBS)
 
 fuzz: $(FUZZ_TARGETS)
 	@bash test/fuzz/run.sh $(FUZZ_SECONDS) $(patsubst $(BUILD)/fuzz_%,%,$(FUZZ_TARGETS)); status=$$?; \
