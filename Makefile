@@ -156,15 +156,16 @@ unit: $(BUILD)/unit_tests
 unit-asan: $(BUILD)/unit_tests_asan
 	$(BUILD)/unit_tests_asan
 
-FUZZ_TARGETS = $(patsubst test/fuzz/%.cpp,$(BUILD)/fuzz_%,$(FUZZ_SRCS))
+FUZZ_NAMES = $(patsubst test/fuzz/%.cpp,%,$(FUZZ_SRCS))
+FUZZ_TARGETS = $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
 FUZZ_SECONDS ?= 20
 
 $(BUILD)/fuzz_%: $(BUILD)/fuzz/test/fuzz/%.o $(call objects,fuzz,$(CORE_SRCS))
 	$(FUZZ_CXX) -fsanitize=fuzzer,$(FUZZ_SANITIZE) -o $@ $^ $(CORE_LIBS)
 
 fuzz: $(FUZZ_TARGETS)
-	@bash test/fuzz/run.sh $(FUZZ_SECONDS) $(patsubst $(BUILD)/fuzz_%,%,$(FUZZ_TARGETS)); status=$$?; \
-	  for f in $(patsubst $(BUILD)/fuzz_%,%,$(FUZZ_TARGETS)); do \
+	@bash test/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES); status=$$?; \
+	  for f in $(FUZZ_NAMES); do \
 	    echo "== $$f ($(FUZZ_SECONDS)s): exit status $$(cat $(BUILD)/fuzz_$$f.status)"; tail -n 2 $(BUILD)/fuzz_$$f.log; done; \
 	  exit $$status
 
