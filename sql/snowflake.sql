@@ -31,6 +31,16 @@ SELECT layout, snowflake_timestamp(9223372036854775807, layout) AS last_unit,
            = (9223372036854775807 >> n) << n AS least_is_its_unit
 FROM (VALUES ('pgedge', 22), ('twitter', 22), ('instagram', 23), ('sonyflake', 24), ('mastodon', 16)) AS l(layout, n);
 
+-- Instagram's 41 + 13 + 10 bits are all 64: from 2046-06-27 17:00:49.497 UTC on, its IDs are negative bigints, and
+-- they decode (shard 1234, sequence 567 on 2050-01-01; the layout's last millisecond is 2081-04-30 12:54:37.272).
+SELECT snowflake_timestamp(-8293273796013241801, 'instagram') AS instagram_2050,
+       snowflake_node(-8293273796013241801, 'instagram') AS shard,
+       snowflake_counter(-8293273796013241801, 'instagram') AS sequence,
+       snowflake_least('2050-01-01 00:00:00+00', 'instagram') = -8293273796014505984 AS least_2050,
+       snowflake_least('2046-06-27 17:00:49.497+00', 'instagram') = -9223372036854775808 AS first_negative,
+       snowflake_least('2046-06-27 17:00:49.496+00', 'instagram') = (1099511627775::bigint << 23) AS last_positive,
+       snowflake_timestamp(-1, 'instagram') AS last_ms;
+
 -- Units coarser than a millisecond: every time within a unit has the unit's least ID.
 SELECT snowflake_least('2024-05-06 07:08:09.120+00', 'sonyflake') = snowflake_least('2024-05-06 07:08:09.129999+00', 'sonyflake')
            AS same_10ms,
@@ -73,18 +83,20 @@ SET idcodec.node_id = 1024;
 SET idcodec.node_id = 777;
 
 -- 20,000 IDs in one statement: strictly increasing, the node set, the time now, the counters running on.
--- A millisecond holds 4,096 IDs; a fast machine takes more and borrows the next millisecond's, so the n-th ID is
--- ahead of the clock by at most (n - 1) / 4096 whole milliseconds.
+-- A millisecond holds 4,096 IDs; a fast machine asking for more waits for the next, so no ID's time is after the
+-- clock that follows it, and no millisecond has more than 4,096.
 CREATE TEMP TABLE made AS
 SELECT g AS n, snowflake_generate() AS id, clock_timestamp() AS after FROM generate_series(1, 20000) g;
 SELECT count(*) AS ids, count(DISTINCT id) AS distinct_ids,
        bool_and(snowflake_node(id) = 777) AS node_777,
        bool_and(id > 0) AS positive,
-       bool_and(snowflake_timestamp(id) <= after + (n - 1) / 4096 * interval '1 ms') AS not_after_the_call,
+       bool_and(snowflake_timestamp(id) <= after) AS not_after_the_call,
        bool_and(snowflake_timestamp(id) > now() - interval '1 minute') AS not_long_before
 FROM made;
 SELECT bool_and(id > previous) AS strictly_increasing
 FROM (SELECT id, lag(id) OVER (ORDER BY n) AS previous FROM made) s WHERE previous IS NOT NULL;
+SELECT max(ids) <= 4096 AS at_most_4096_a_millisecond
+FROM (SELECT count(*) AS ids FROM made GROUP BY snowflake_timestamp(id)) per_ms;
 -- a parallel plan's workers take from the same counter
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;

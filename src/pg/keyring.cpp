@@ -12,6 +12,7 @@
 #include "pg/bridge.hpp"
 #include "pg/keyring.hpp"
 #include "pg/postgres.hpp"
+#include "pg/settings.hpp"
 
 extern "C" {
 #include "access/parallel.h"
@@ -132,47 +133,20 @@ void use_keyring(const char*, void* extra) {
     ++generation;
 }
 
-// The setting's value in the configuration files, read as a reload reads them (postgresql.conf with what it
-// includes, then postgresql.auto.conf, the last value winning); null when they do not set it.
-char* configured_keyring_file() {
-    ConfigVariable* head = nullptr;
-    ConfigVariable* tail = nullptr;
-    char* value = nullptr;
-    // LOG_SERVER_ONLY: a syntax error quotes the configuration's paths, which the client may not see.
-    if (ParseConfigFile(ConfigFileName, true, nullptr, 0, 0, LOG_SERVER_ONLY, &head, &tail) &&
-        ParseConfigFile(PG_AUTOCONF_FILENAME, false, nullptr, 0, 0, LOG_SERVER_ONLY, &head, &tail))
-        for (const ConfigVariable* item = head; item != nullptr; item = item->next)
-            if (pg_strcasecmp(item->name, keyring_setting) == 0) value = item->value;
-    if (value != nullptr) value = pstrdup(value);
-    FreeConfigVariables(head);
-    return value;
-}
-
 }  // namespace
 
 void define_keyring_setting() {
-    // Before a backend loads idcodec, the server holds the setting as a placeholder, which takes a value from the
-    // client (-c in PGOPTIONS or options=) or a database's or role's settings over the configuration's, and keeps
-    // only that one. Defining the setting refuses such a value (with a warning), and the backend would be left
-    // with no keyring: it then reads the configuration's value again. (Where idcodec is preloaded, the setting is
-    // defined before any client connects, and a connection asking for a value is refused.)
-    const bool configured_value_lost = setting_reset_source(keyring_setting) > PGC_S_ARGV;
     defining = true;
     // SIGHUP: set only in the configuration files (so only by a superuser), and read again on a reload.
     // GUC_SUPERUSER_ONLY: only superusers and members of pg_read_all_settings see even the path.
-    DefineCustomStringVariable(
-        keyring_setting, "File of named FF1 keys for idcrypt_encode and idcrypt_decode (key_name => ...).",
-        "Lines of name = hex (32, 48 or 64 hex digits), # for comments. The file must be readable by the server's "
-        "user only (0600). Read at start and on every reload.",
-        &keyring_file, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY | GUC_NOT_IN_SAMPLE, read_keyring_file, use_keyring, nullptr);
-    if (configured_value_lost) {
-        char* configured = configured_keyring_file();
-        if (configured != nullptr) {
-            set_config_option(keyring_setting, configured, PGC_SIGHUP, PGC_S_FILE, GUC_ACTION_SET, true, WARNING,
-                              false);
-            pfree(configured);
-        }
-    }
+    define_keeping_configured(keyring_setting, [] {
+        DefineCustomStringVariable(keyring_setting,
+                                   "File of named FF1 keys for idcrypt_encode and idcrypt_decode (key_name => ...).",
+                                   "Lines of name = hex (32, 48 or 64 hex digits), # for comments. The file must be "
+                                   "readable by the server's user only (0600). Read at start and on every reload.",
+                                   &keyring_file, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY | GUC_NOT_IN_SAMPLE,
+                                   read_keyring_file, use_keyring, nullptr);
+    });
     defining = false;
 }
 

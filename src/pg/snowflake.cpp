@@ -1,14 +1,18 @@
 // SQL functions of snowflake IDs: generation in the pgEdge layout, on a node numbered by the setting
 // idcodec.node_id, and the time, node and counter of an ID under a named or custom layout.
 //
-// Every process of a server takes its tickets from one 64-bit word in a file of the data directory, mapped shared:
-// the word outlives backends, parallel workers and server crashes (it stays in the operating system's page cache),
-// so no two IDs of a node repeat and each backend's only increase, with or without preloading.
+// Every process of a server takes its tickets from one shared counter in PostgreSQL's own shared memory (a small
+// structure taken from the segment's spare space on first use, so nothing needs preloading). The counter never runs
+// ahead of the clock. A reservation, written to a file of the data directory about once a second, bounds every
+// ticket handed out; the first generation of each life of the server (a start, a restart after a crash, a promotion)
+// starts above it and above the clock plus a margin, so no restart, failover or file operation can repeat an ID.
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <fcntl.h>
 #include <optional>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +20,7 @@
 #include "core/ids/time_ordered.hpp"
 
 #include "pg/entry.hpp"
+#include "pg/settings.hpp"
 #include "pg/snowflake.hpp"
 #include "pg/uuids.hpp"
 #include "pg/values.hpp"
@@ -23,6 +28,8 @@
 extern "C" {
 #include "access/xlog.h"
 #include "common/file_perm.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
 }
 
 using namespace idcodec::snowflake;
@@ -32,38 +39,157 @@ namespace {
 
 int node_id = -1;  // the setting idcodec.node_id; -1 until a superuser sets it
 
+constexpr const char* node_setting = "idcodec.node_id";
 // Relative to the data directory, every backend's working directory.
-constexpr const char* state_file = "idcodec_snowflake";
-constexpr std::size_t state_size = 64;
+constexpr const char* reservation_file = "idcodec_snowflake";
+constexpr std::int64_t epoch_unix_ms = pgedge.epoch_unix_us / us_per_ms;
 
-// The shared word of the last ticket, mapped on first use in this process. Only a regular file of the data
-// directory itself is used (a symbolic link or anything else there is refused), as the server's other files are.
-std::uint64_t& last_ticket() {
-    static std::uint64_t* mapped = nullptr;
-    if (mapped != nullptr) return *mapped;
-    const int fd = open(state_file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, pg_file_create_mode);
-    if (fd < 0)
-        ereport(ERROR,
-                (errcode_for_file_access(), errmsg("could not open the snowflake state file \"%s\": %m", state_file)));
+// The generator's state in shared memory; every field is read and written atomically. Zero, as the segment's spare
+// space is, means a life that has not started.
+struct SharedGenerator {
+    std::uint64_t last_ticket;
+    std::uint64_t reserved_units;  // every ticket handed out has a time part below this; the file holds it
+    std::uint32_t reserving;       // 1 while a process writes a new reservation
+    std::uint32_t started;         // 1 once this life's first generation has set the counter above its floor
+};
+
+SharedGenerator& shared_generator() {
+    static SharedGenerator* shared = nullptr;
+    if (shared != nullptr) return *shared;
+    bool found;
+    LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+    auto* structure =
+        static_cast<SharedGenerator*>(ShmemInitStruct("idcodec snowflake", sizeof(SharedGenerator), &found));
+    if (!found) memset(structure, 0, sizeof(SharedGenerator));
+    LWLockRelease(AddinShmemInitLock);
+    shared = structure;
+    return *shared;
+}
+
+std::int64_t unix_ms_of_units(std::uint64_t units) { return epoch_unix_ms + static_cast<std::int64_t>(units); }
+
+[[noreturn]] void refuse_reservation_file(const char* problem) {
+    ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                    errmsg("the snowflake reservation file \"%s\" %s", reservation_file, problem),
+                    errhint("Stop the server, remove the file and start it again: IDs then start above the clock.")));
+    pg_unreachable();
+}
+
+// Opens the file with `flags`, only as a regular file of the data directory itself (a symbolic link or anything else
+// there is refused, as the server's own files are); -1 with errno set, or -2 for a file that is not regular.
+int open_reservation_file(int flags) {
+    const int fd = open(reservation_file, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, pg_file_create_mode);
+    if (fd < 0) return -1;
     struct stat status;
     if (fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
         close(fd);
-        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
-                        errmsg("the snowflake state file \"%s\" is not a regular file", state_file)));
+        return -2;
     }
-    // Blocks allocated now, not at the first write through the mapping (which would kill the process on a full
-    // disk); a file already this long is left as it is, and concurrent first calls agree on it.
-    const int allocated = posix_fallocate(fd, 0, state_size);
-    void* address = allocated == 0 ? mmap(nullptr, state_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
-    const int map_errno = allocated != 0 ? allocated : errno;
+    return fd;
+}
+
+// The millisecond from which nothing has been handed out, as the file says; 0 when there is no file.
+std::int64_t reserved_unix_ms() {
+    const int fd = open_reservation_file(O_RDONLY);
+    if (fd == -1 && errno == ENOENT) return 0;
+    if (fd == -1)
+        ereport(ERROR, (errcode_for_file_access(),
+                        errmsg("could not open the snowflake reservation file \"%s\": %m", reservation_file)));
+    if (fd == -2) refuse_reservation_file("is not a regular file");
+    char bytes[reservation_file_size + 1];
+    const ssize_t length = pread(fd, bytes, sizeof bytes, 0);
+    const int read_errno = errno;
     close(fd);
-    if (address == MAP_FAILED) {
-        errno = map_errno;
-        ereport(ERROR,
-                (errcode_for_file_access(), errmsg("could not map the snowflake state file \"%s\": %m", state_file)));
+    if (length < 0) {
+        errno = read_errno;
+        ereport(ERROR, (errcode_for_file_access(),
+                        errmsg("could not read the snowflake reservation file \"%s\": %m", reservation_file)));
     }
-    mapped = static_cast<std::uint64_t*>(address);
-    return *mapped;
+    const ReadReservation read = read_reservation_record(std::string_view(bytes, static_cast<std::size_t>(length)));
+    if (read.outcome == ReadReservation::Outcome::malformed) refuse_reservation_file("holds no reservation");
+    return read.outcome == ReadReservation::Outcome::reserved ? read.unix_ms : 0;
+}
+
+// The first generation of this life of the server: the counter starts at the later of the reservation and the clock
+// plus the start margin (waited for like a clock that stepped back).
+void start_life(SharedGenerator& shared, std::uint64_t now_units) {
+    LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+    if (std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0) {
+        const std::int64_t reserved_ms = std::max<std::int64_t>(reserved_unix_ms(), epoch_unix_ms);
+        const auto reserved_units = static_cast<std::uint64_t>(reserved_ms - epoch_unix_ms);
+        const std::uint64_t floor = std::max(reserved_units, now_units + start_margin_ms);
+        std::atomic_ref(shared.last_ticket).store((floor << pgedge.counter_bits) - 1, std::memory_order_relaxed);
+        std::atomic_ref(shared.reserved_units).store(reserved_units, std::memory_order_relaxed);
+        std::atomic_ref(shared.started).store(1, std::memory_order_release);
+    }
+    LWLockRelease(AddinShmemInitLock);
+}
+
+// Writes a reservation up to `until` and makes it durable; 0, errno's value, or -2 for a file that is not regular.
+int write_reservation(std::uint64_t until) {
+    const int fd = open_reservation_file(O_WRONLY | O_CREAT);
+    if (fd < 0) return fd == -2 ? -2 : errno;
+    char record[reservation_file_size];
+    {
+        const std::string text = reservation_record(unix_ms_of_units(until));
+        memcpy(record, text.data(), sizeof record);
+    }
+    // In place, never truncated: a process still running 1.6.0's code maps this file and reads its first bytes.
+    int status =
+        pwrite(fd, record, sizeof record, 0) == static_cast<ssize_t>(sizeof record) ? 0 : (errno ? errno : EIO);
+    if (status == 0 && fdatasync(fd) != 0) status = errno;
+    close(fd);
+    return status;
+}
+
+// Raises the reservation to the clock plus its length, unless another process is doing so; whether this one did.
+bool raise_reservation(SharedGenerator& shared, std::uint64_t now_units) {
+    std::uint32_t idle = 0;
+    if (!std::atomic_ref(shared.reserving).compare_exchange_strong(idle, 1, std::memory_order_acquire)) return false;
+    const std::uint64_t until = now_units + reservation_ms;
+    const int status = write_reservation(until);
+    if (status == 0) std::atomic_ref(shared.reserved_units).store(until, std::memory_order_release);
+    std::atomic_ref(shared.reserving).store(0, std::memory_order_release);
+    if (status == -2) refuse_reservation_file("is not a regular file");
+    if (status != 0) {
+        errno = status;
+        ereport(ERROR, (errcode_for_file_access(),
+                        errmsg("could not write the snowflake reservation file \"%s\": %m", reservation_file),
+                        errdetail("No ID is made past the reservation that is on disk.")));
+    }
+    return true;
+}
+
+// The clock in microseconds since 1970.
+std::int64_t clock_unix_us() {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return static_cast<std::int64_t>(now.tv_sec) * 1'000'000 + now.tv_nsec / 1000;
+}
+
+// Waits for the clock to reach `unix_us`: asleep in slices short enough for a cancel to be seen at once, and the last
+// tenth of a millisecond awake (the caller reads the clock again), as a sleep overshoots by about that much and a
+// node at full demand would otherwise lose part of every millisecond.
+void wait_for_clock(std::int64_t now_us, std::int64_t unix_us) {
+    CHECK_FOR_INTERRUPTS();
+    constexpr std::int64_t awake_us = 100;
+    if (unix_us - now_us > awake_us) pg_usleep(std::min<std::int64_t>(unix_us - now_us - awake_us, 10'000));
+}
+
+[[noreturn]] void refuse_clock_behind(std::uint64_t next_units, std::uint64_t now_units) {
+    char* next_time = pstrdup(timestamptz_to_str(timestamptz_of_unix_us(unix_ms_of_units(next_units) * us_per_ms)));
+    ereport(ERROR,
+            (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+             errmsg("snowflake_generate: the clock is %llu ms behind the last ID this node made",
+                    static_cast<unsigned long long>(next_units - now_units)),
+             errdetail("The next ID's time is %s and the clock reads %s; an ID is never made ahead of the clock, "
+                       "and one of the clock's time could repeat an ID made before.",
+                       next_time, timestamptz_to_str(timestamptz_of_unix_us(unix_ms_of_units(now_units) * us_per_ms))),
+             errhint("IDs come again once the clock passes that time (a gap of up to %llu ms is waited for). If the "
+                     "clock had run ahead and is right now: stop the server, remove the file \"%s\" from its data "
+                     "directory and start it again.",
+                     static_cast<unsigned long long>(clock_wait_limit_ms), reservation_file)));
+    pg_unreachable();
 }
 
 Layout layout_argument(FunctionCallInfo fcinfo, int argument) {
@@ -111,11 +237,13 @@ Layout custom_widths_arguments(FunctionCallInfo fcinfo, int first) {
     return layout;
 }
 
-std::int64_t id_argument(FunctionCallInfo fcinfo, const char* function) {
+// Argument 0, an ID of the layout: non-negative, unless the layout uses the sign bit too.
+std::int64_t id_argument(FunctionCallInfo fcinfo, const Layout& layout, const char* function) {
     const int64 id = PG_GETARG_INT64(0);
-    if (id < 0)
+    if (!holds_id(id, layout))
         ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-                        errmsg("%s: a snowflake ID is not negative (got %lld)", function, static_cast<long long>(id))));
+                        errmsg("%s: a snowflake ID is not negative (got %lld)", function, static_cast<long long>(id)),
+                        errdetail("Of the named layouts, only instagram's IDs use the sign bit.")));
     return id;
 }
 
@@ -149,15 +277,28 @@ Layout fields_layout_argument(FunctionCallInfo fcinfo, const char* function) {
     return layout;
 }
 
+enum class LayoutGiven { by_name, by_widths };
+
+// The node or the counter (`field`) of the ID of argument 0, under a named layout (argument 1) or custom widths
+// (arguments 1 and 2).
+template <std::uint32_t (*field)(std::int64_t, const Layout&)>
+Datum low_field_datum(FunctionCallInfo fcinfo, LayoutGiven given, const char* function) {
+    const Layout layout =
+        given == LayoutGiven::by_name ? fields_layout_argument(fcinfo, function) : custom_widths_arguments(fcinfo, 1);
+    PG_RETURN_INT32(static_cast<int32>(field(id_argument(fcinfo, layout, function), layout)));
+}
+
 }  // namespace
 
 namespace idcodec::pg {
 
 void define_snowflake_setting() {
-    DefineCustomIntVariable("idcodec.node_id", "This node's number in the snowflake IDs it generates (0 to 1023).",
-                            "-1, the default, leaves it unset: snowflake_generate() then fails. No two nodes that "
-                            "write the same tables may share a number.",
-                            &node_id, -1, -1, 1023, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+    define_keeping_configured(node_setting, [] {
+        DefineCustomIntVariable(node_setting, "This node's number in the snowflake IDs it generates (0 to 1023).",
+                                "-1, the default, leaves it unset: snowflake_generate() then fails. No two nodes "
+                                "that write the same tables may share a number.",
+                                &node_id, -1, -1, 1023, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+    });
 }
 
 }  // namespace idcodec::pg
@@ -177,61 +318,67 @@ IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate) {
                         errmsg("snowflake_generate: cannot generate IDs during recovery"),
                         errdetail("A standby holds its primary's node number and would repeat its IDs."),
                         errhint("Generate IDs on the primary; a promoted standby generates again.")));
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    const std::int64_t unix_ms = static_cast<std::int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1'000'000;
-    const std::int64_t epoch_ms = pgedge.epoch_unix_us / us_per_ms;
-    if (unix_ms < epoch_ms)
-        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-                        errmsg("snowflake_generate: the system clock is before 2023-01-01, where the IDs' time "
-                               "begins")));
-    std::uint64_t& shared = last_ticket();
-    const std::optional<std::uint64_t> ticket =
-        TicketCounter(shared).take(static_cast<std::uint64_t>(unix_ms - epoch_ms), pgedge);
-    if (!ticket && !holds_ticket(__atomic_load_n(&shared, __ATOMIC_RELAXED), pgedge))
-        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
-                        errmsg("the snowflake state file \"%s\" holds a value no ID can have", state_file),
-                        errhint("Stop the server, remove the file and start it again: IDs then start from the "
-                                "clock.")));
-    if (!ticket)
-        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-                        errmsg("snowflake_generate: the IDs' 41 bits of milliseconds since 2023 are spent")));
-    PG_RETURN_INT64(compose(*ticket, static_cast<std::uint32_t>(node_id), pgedge));
+    SharedGenerator& shared = shared_generator();
+    for (;;) {
+        const std::int64_t now_us = clock_unix_us();
+        if (now_us < pgedge.epoch_unix_us)
+            ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                            errmsg("snowflake_generate: the system clock is before 2023-01-01, where the IDs' time "
+                                   "begins")));
+        const auto now_units = static_cast<std::uint64_t>(now_us / us_per_ms - epoch_unix_ms);
+        if (std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0) start_life(shared, now_units);
+        const TicketCounter::Take take = TicketCounter(shared.last_ticket, shared.reserved_units)
+                                             .take(now_units, pgedge, clock_wait_limit_ms, reservation_ms);
+        switch (take.outcome) {
+            case TicketCounter::Take::Outcome::taken:
+                if (take.renew) raise_reservation(shared, now_units);
+                PG_RETURN_INT64(compose(take.ticket, static_cast<std::uint32_t>(node_id), pgedge));
+            case TicketCounter::Take::Outcome::reserve:
+                // another process is writing the reservation: it is on disk within a moment
+                if (!raise_reservation(shared, now_units)) wait_for_clock(now_us, now_us + 200);
+                break;
+            case TicketCounter::Take::Outcome::wait:
+                wait_for_clock(now_us, unix_ms_of_units(take.units) * us_per_ms);
+                break;
+            case TicketCounter::Take::Outcome::clock_behind:
+                refuse_clock_behind(take.units, now_units);
+            case TicketCounter::Take::Outcome::spent:
+                ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                                errmsg("snowflake_generate: the IDs' 41 bits of milliseconds since 2023 are spent")));
+        }
+    }
 }
 
 // snowflake_timestamp(id bigint, layout text) → timestamptz
 IDCODEC_SQL_FUNCTION(idcodec_snowflake_timestamp) {
-    return timestamp_datum(id_argument(fcinfo, "snowflake_timestamp"), layout_argument(fcinfo, 1));
+    const Layout layout = layout_argument(fcinfo, 1);
+    return timestamp_datum(id_argument(fcinfo, layout, "snowflake_timestamp"), layout);
 }
 
 // snowflake_timestamp(id bigint, epoch timestamptz, unit interval, node_bits int, counter_bits int) → timestamptz
 IDCODEC_SQL_FUNCTION(idcodec_snowflake_timestamp_custom) {
-    return timestamp_datum(id_argument(fcinfo, "snowflake_timestamp"),
-                           custom_layout_arguments(fcinfo, 1, "snowflake_timestamp"));
+    const Layout layout = custom_layout_arguments(fcinfo, 1, "snowflake_timestamp");
+    return timestamp_datum(id_argument(fcinfo, layout, "snowflake_timestamp"), layout);
 }
 
 // snowflake_node(id bigint, layout text) → integer
 IDCODEC_SQL_FUNCTION(idcodec_snowflake_node) {
-    const std::int64_t id = id_argument(fcinfo, "snowflake_node");
-    PG_RETURN_INT32(static_cast<int32>(node(id, fields_layout_argument(fcinfo, "snowflake_node"))));
+    return low_field_datum<node>(fcinfo, LayoutGiven::by_name, "snowflake_node");
 }
 
 // snowflake_node(id bigint, node_bits int, counter_bits int) → integer
 IDCODEC_SQL_FUNCTION(idcodec_snowflake_node_custom) {
-    const std::int64_t id = id_argument(fcinfo, "snowflake_node");
-    PG_RETURN_INT32(static_cast<int32>(node(id, custom_widths_arguments(fcinfo, 1))));
+    return low_field_datum<node>(fcinfo, LayoutGiven::by_widths, "snowflake_node");
 }
 
 // snowflake_counter(id bigint, layout text) → integer
 IDCODEC_SQL_FUNCTION(idcodec_snowflake_counter) {
-    const std::int64_t id = id_argument(fcinfo, "snowflake_counter");
-    PG_RETURN_INT32(static_cast<int32>(counter(id, fields_layout_argument(fcinfo, "snowflake_counter"))));
+    return low_field_datum<counter>(fcinfo, LayoutGiven::by_name, "snowflake_counter");
 }
 
 // snowflake_counter(id bigint, node_bits int, counter_bits int) → integer
 IDCODEC_SQL_FUNCTION(idcodec_snowflake_counter_custom) {
-    const std::int64_t id = id_argument(fcinfo, "snowflake_counter");
-    PG_RETURN_INT32(static_cast<int32>(counter(id, custom_widths_arguments(fcinfo, 1))));
+    return low_field_datum<counter>(fcinfo, LayoutGiven::by_widths, "snowflake_counter");
 }
 
 // snowflake_least(at timestamptz, layout text) → bigint

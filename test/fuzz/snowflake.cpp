@@ -32,12 +32,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 __builtin_trap();
         }
     }
-    std::uint64_t shared = 0, last = 0;
-    TicketCounter tickets(shared);
+    std::uint64_t shared = 0, reserved = std::uint64_t{1} << 42, last = 0;
+    TicketCounter tickets(shared, reserved);
     for (std::size_t i = 3; i < numbers.size(); ++i) {
-        const auto ticket = tickets.take(numbers[i] % (std::uint64_t{1} << 42), pgedge);
-        if (ticket && (*ticket <= last && last != 0)) __builtin_trap();
-        if (ticket) last = *ticket;
+        const std::uint64_t now = numbers[i] % (std::uint64_t{1} << 42);
+        const auto take = tickets.take(now, pgedge, clock_wait_limit_ms, reservation_ms);
+        if (take.outcome != TicketCounter::Take::Outcome::taken) continue;
+        if ((take.ticket <= last && last != 0) || take.ticket >> pgedge.counter_bits != now) __builtin_trap();
+        last = take.ticket;
     }
     return 0;
 }

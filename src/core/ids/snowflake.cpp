@@ -1,4 +1,5 @@
 #include <array>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -18,15 +19,20 @@ constexpr std::array<std::pair<std::string_view, Layout>, 6> named{{
     {"twitter", {ms(1'288'834'974'657), us_per_ms, 10, 12, LowFields::node_then_counter}},
     // since 2015-01-01 UTC, 5 bits of worker and 5 of process (the node), 12 of increment
     {"discord", {ms(1'420'070'400'000), us_per_ms, 10, 12, LowFields::node_then_counter}},
-    // 41 bits of ms since 2011-08-24 21:07:01.721 UTC, 13 bits of logical shard (the node), 10 of sequence
-    {"instagram", {ms(1'314'220'021'721), us_per_ms, 13, 10, LowFields::node_then_counter}},
+    // 41 bits of ms since 2011-08-24 21:07:01.721 UTC, 13 bits of logical shard (the node), 10 of sequence: all 64
+    // bits, so from 2046-06-27 17:00:49.497 UTC on its IDs are negative bigints
+    {"instagram", {ms(1'314'220'021'721), us_per_ms, 13, 10, LowFields::node_then_counter, 64}},
     // 39 bits of 10 ms units since 2014-09-01 UTC, 8 bits of sequence, 16 of machine ID (the node)
     {"sonyflake", {ms(1'409'529'600'000), 10 * us_per_ms, 16, 8, LowFields::counter_then_node}},
     // 48 bits of ms since 1970 above 16 bits that mix a hash with a sequence
     {"mastodon", {0, us_per_ms, 0, 16, LowFields::unnamed}},
 }};
 
-constexpr std::uint64_t mask(int bits) noexcept { return (std::uint64_t{1} << bits) - 1; }
+constexpr std::uint64_t mask(int bits) noexcept {
+    return bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+}
+
+constexpr std::string_view reservation_tag = "idcodec snowflake v2 ";
 
 }  // namespace
 
@@ -80,6 +86,40 @@ std::optional<std::int64_t> least_id(std::int64_t unix_us, const Layout& layout)
     const auto units = static_cast<std::uint64_t>(since_epoch / layout.unit_us);
     if (units > mask(layout.time_bits())) return std::nullopt;
     return static_cast<std::int64_t>(units << layout.low_bits());
+}
+
+std::string reservation_record(std::int64_t unix_ms) {
+    std::string digits;
+    for (auto rest = static_cast<std::uint64_t>(unix_ms); digits.empty() || rest != 0; rest /= 10)
+        digits.insert(digits.begin(), static_cast<char>('0' + rest % 10));
+    std::string record = std::string(reservation_tag) + digits + "\n";
+    record.resize(reservation_file_size, ' ');
+    return record;
+}
+
+ReadReservation read_reservation_record(std::string_view bytes) noexcept {
+    using Outcome = ReadReservation::Outcome;
+    if (bytes.empty()) return {Outcome::none};
+    if (bytes.size() != reservation_file_size) return {Outcome::malformed};
+    if (bytes.starts_with(reservation_tag)) {
+        std::uint64_t unix_ms = 0;
+        std::size_t at = reservation_tag.size();
+        const std::size_t first_digit = at;
+        for (; at < bytes.size() && bytes[at] >= '0' && bytes[at] <= '9'; ++at) {
+            if (at - first_digit == 18) return {Outcome::malformed};
+            unix_ms = unix_ms * 10 + static_cast<std::uint64_t>(bytes[at] - '0');
+        }
+        if (at == first_digit || at == bytes.size() || bytes[at] != '\n') return {Outcome::malformed};
+        for (++at; at < bytes.size(); ++at)
+            if (bytes[at] != ' ') return {Outcome::malformed};
+        return {Outcome::reserved, static_cast<std::int64_t>(unix_ms)};
+    }
+    // 1.6.0's form: its last ticket, in the pgEdge layout, in the first 8 bytes (native byte order)
+    std::uint64_t ticket;
+    std::memcpy(&ticket, bytes.data(), sizeof ticket);
+    if (ticket >> pgedge.counter_bits >> pgedge.time_bits() != 0) return {Outcome::malformed};
+    const auto unix_ms = pgedge.epoch_unix_us / us_per_ms + static_cast<std::int64_t>(ticket >> pgedge.counter_bits);
+    return {Outcome::reserved, unix_ms + 1};
 }
 
 }  // namespace idcodec::snowflake

@@ -1,0 +1,31 @@
+// Superuser settings defined when idcodec loads into a backend, which must keep the configured value against one a
+// client sent before the module was loaded.
+#pragma once
+
+#include "pg/postgres.hpp"
+
+namespace idcodec::pg {
+
+// The setting's value in the configuration files, read as a reload reads them (postgresql.conf with what it
+// includes, then postgresql.auto.conf, the last value winning), palloc'd; null when they do not set it.
+char* configured_value(const char* name);
+
+// Runs `define` (which defines the setting `name`) so that the configured value survives it. Before a backend loads
+// idcodec, the server holds the setting as a placeholder, which takes a value from the client (-c in PGOPTIONS or
+// options=) or a database's or role's settings over the configuration's, and keeps only that one; defining a
+// superuser's setting refuses such a value from a role that may not set it (with a warning), and the backend would
+// be left with the default. The configuration's value is then set again. (Where idcodec is preloaded, the setting
+// is defined before any client connects, and a connection asking for a value is refused.)
+template <typename Define>
+void define_keeping_configured(const char* name, Define define) {
+    const bool configured_value_lost = setting_reset_source(name) > PGC_S_ARGV;
+    define();
+    if (!configured_value_lost) return;
+    char* configured = configured_value(name);
+    if (configured == nullptr) return;
+    // From the files: a value the client set and was allowed to set has the higher priority and stays.
+    set_config_option(name, configured, PGC_SIGHUP, PGC_S_FILE, GUC_ACTION_SET, true, WARNING, false);
+    pfree(configured);
+}
+
+}  // namespace idcodec::pg
