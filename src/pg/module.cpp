@@ -35,6 +35,7 @@ void _PG_init(void) {
         &idcodec::pg::cache_size, 64, 0, 100000, PGC_USERSET, 0, nullptr, idcodec::pg::assign_cache_size, nullptr);
     idcodec::pg::define_keyring_setting();
     idcodec::pg::define_snowflake_setting();
+    if (process_shared_preload_libraries_in_progress) idcodec::pg::reserve_snowflake_memory();
     // 1.2.0's inline keyring: a value left in the configuration is a placeholder any role can SHOW where idcodec is
     // not loaded. Reserving the prefix drops it from this process; the warning says what to do.
     if (GetConfigOption("idcodec.keyring", true, false) != nullptr)

@@ -28,6 +28,7 @@
 extern "C" {
 #include "access/xlog.h"
 #include "common/file_perm.h"
+#include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
 }
@@ -299,6 +300,16 @@ void define_snowflake_setting() {
                                 "that write the same tables may share a number.",
                                 &node_id, -1, -1, 1023, PGC_SUSET, 0, nullptr, nullptr, nullptr);
     });
+}
+
+void reserve_snowflake_memory() {
+    // Preloaded, the structure's space is asked for with the rest of the segment rather than taken from its spare.
+    static shmem_request_hook_type previous = nullptr;
+    previous = shmem_request_hook;
+    shmem_request_hook = [] {
+        if (previous != nullptr) previous();
+        RequestAddinShmemSpace(sizeof(SharedGenerator));
+    };
 }
 
 }  // namespace idcodec::pg
