@@ -97,6 +97,13 @@ step "the types under the planner: amvalidate, the differential query test, 1.5.
     bash test/integration/planner.sh
 step "snowflake IDs under pressure: a slowed clock, 8 sessions, parallel workers, a step back, a crash" \
     bash test/integration/snowflake_pressure.sh
+step "snowflake attack: a default role's pushes (1, 2, 8 sessions) stay within 10 ms of the clock, a failover after a push repeats no key, a client's own idcodec.node_id is refused" \
+    bash test/integration/snowflake_attack.sh
+# Subscriptions with origin = none (a mesh of writers) came with 16: this suite is not for 15.
+if [ "$major" -ge 16 ]; then
+    step "snowflake keys from three writers in a logical replication mesh (origin = none), one postmaster killed" \
+        bash test/replication/snowflake_mesh.sh
+fi
 step "Citus $(citus_release) on a coordinator and two workers: the whole Citus suite" bash test/integration/citus.sh
 # The cluster's live update and its workload under faults run on the newest major here, as on 15 in the default
 # suites.
