@@ -11,7 +11,15 @@
 #      the same time, node and counter;
 #   d. for the time of each pgEdge ID (from get_epoch, converted without floating point), snowflake_least is the ID
 #      with its node and counter cleared, for the start and the end of that millisecond, and pgEdge's IDs in their
-#      order have non-decreasing least IDs.
+#      order have non-decreasing least IDs;
+#   e. a pgEdge column taken over in place by snowflake_convert_column: its default snowflake.nextval(some sequence)
+#      (a sequence the column owns, as pgEdge's convert_sequence_to_snowflake leaves a serial column; one it does
+#      not own; pgEdge's own snowflake.id_seq), rows made through it on node 77, then idcodec on node 77 too: new
+#      keys above every existing key, none twice, node 77, and pgEdge's get_epoch, get_node and get_count read them
+#      as idcodec made them. Keys made by pgEdge a moment before the call (in its transaction, after the
+#      transaction's start) convert; calls right after pgEdge's last key convert with the next key above it, or
+#      are refused (22003) while the clock is still in that key's millisecond, leaving the table as it was: never
+#      a repeat.
 # One line per check, "ok: ..." or "FAILED: ..." with the first mismatching case. Needs snowflake-2.6.0.tar.gz
 # beside the checkout (or in $IDCODEC_PEERS).
 set -euo pipefail
@@ -89,7 +97,7 @@ SQL
 q -c "SELECT format('pgEdge made %s IDs over %s milliseconds, counters up to %s', count(*),
                     count(DISTINCT id >> 22), max(id & 4095)) FROM pgedge_ids"
 
-failures=0
+source test/lib/check.sh
 # compare NAME EXPECTED_CASES QUERY: QUERY gives a row (ord, ok, detail) per case; every case must be ok and there
 # must be EXPECTED_CASES of them.
 compare() {
@@ -110,6 +118,7 @@ compare() {
         failures=$((failures + 1))
     else
         echo "ok: $1 ($total cases)"
+        passes=$((passes + 1))
     fi
 }
 
@@ -159,5 +168,154 @@ compare "snowflake_least of pgEdge IDs' times is the ID without node and counter
                              timestamptz 'epoch' + (snowflake.get_epoch(id) * 1000)::bigint * interval '1 millisecond' AS at
                       FROM pgedge_ids) t) l) o"
 
-echo "pgEdge snowflake: $failures of 4 checks failed"
+# ---- e. pgEdge's columns taken over in place
+node=77
+# sessions of node 77 for both generators (superuser: both settings are PGC_SUSET)
+qn() { PGOPTIONS="-c snowflake.node=$node -c idcodec.node_id=$node" q "$@"; }
+qn >/dev/null <<'SQL'
+SET client_min_messages = warning;
+CREATE TABLE pgedge_owned (id bigserial PRIMARY KEY, name text NOT NULL);
+INSERT INTO pgedge_owned (name) SELECT 'serial ' || g FROM generate_series(1, 100) g;
+SELECT snowflake.convert_sequence_to_snowflake('pgedge_owned_id_seq');
+CREATE SEQUENCE pgedge_free_seq;
+CREATE TABLE pgedge_free (id bigint PRIMARY KEY DEFAULT snowflake.nextval('pgedge_free_seq'), name text NOT NULL);
+CREATE TABLE pgedge_plain (id bigint PRIMARY KEY DEFAULT snowflake.nextval(), name text NOT NULL);
+CREATE SEQUENCE pgedge_recent_seq;
+CREATE TABLE pgedge_recent (id bigint PRIMARY KEY DEFAULT snowflake.nextval('pgedge_recent_seq'), name text NOT NULL);
+ALTER SEQUENCE pgedge_recent_seq OWNED BY pgedge_recent.id;
+SQL
+takeover_tables="pgedge_owned pgedge_free pgedge_plain pgedge_recent"
+for table in pgedge_owned pgedge_free pgedge_plain; do
+    qn -c "INSERT INTO $table (name) SELECT 'pgEdge ' || g FROM generate_series(1, 1000) g"
+done
+defaults="pgedge_free: snowflake.nextval('pgedge_free_seq'::regclass), owned f; "
+defaults+="pgedge_owned: snowflake.nextval('pgedge_owned_id_seq'::regclass), owned t; "
+defaults+="pgedge_plain: snowflake.nextval(), owned f; "
+defaults+="pgedge_recent: snowflake.nextval('pgedge_recent_seq'::regclass), owned t"
+check "pgEdge's defaults (the first sequence owned by its column, as convert_sequence_to_snowflake leaves it)" \
+    "$(q -c "SELECT string_agg(format('%s: %s, owned %s', c, pg_get_expr(d.adbin, d.adrelid),
+                                       pg_get_serial_sequence(c, 'id') IS NOT NULL), '; ' ORDER BY c)
+             FROM unnest(string_to_array('$takeover_tables', ' ')) c JOIN pg_attrdef d ON d.adrelid = c::regclass")" \
+    "$defaults"
+# old_rows TABLE: the rows there before the takeover (every row but idcodec's)
+old_rows() {
+    q -c "SELECT count(*) || ' ' || md5(string_agg(id || ':' || name, ',' ORDER BY id)) FROM $1
+          WHERE name NOT LIKE 'idcodec %'"
+}
+# past_last_key TABLE: a statement that returns once the clock has left the millisecond of TABLE's greatest key
+past_last_key() {
+    echo "DO \$\$ BEGIN WHILE snowflake_least(clock_timestamp()) <= (SELECT max(id) FROM $1) LOOP END LOOP; END \$\$"
+}
+# taken_over TABLE: the default, whether the table kept its file, the new rows against the old ones (above every old
+# key, node 77 by both readers, pgEdge's time and counter equal to idcodec's), no key twice, the rows before
+taken_over() {
+    q -c "SELECT format('default %s, same file %s', pg_get_expr(d.adbin, d.adrelid),
+                        pg_relation_filenode('$1') = ${filenode[$1]})
+          FROM pg_attrdef d WHERE d.adrelid = '$1'::regclass" \
+      -c "SELECT format('%s new, above every old key %s, node $node %s, pgEdge reads them alike %s, %s of %s keys distinct',
+                        count(*) FILTER (WHERE new), min(id) FILTER (WHERE new) > max(id) FILTER (WHERE NOT new),
+                        bool_and(snowflake_node(id) = $node AND snowflake.get_node(id) = $node) FILTER (WHERE new),
+                        bool_and(snowflake.get_epoch(id) = extract(epoch FROM snowflake_timestamp(id))
+                                 AND snowflake.get_count(id) = snowflake_counter(id)) FILTER (WHERE new),
+                        count(DISTINCT id), count(*))
+          FROM (SELECT id, name LIKE 'idcodec %' AS new FROM $1) t"
+}
+declare -A filenode rows_before
+for table in $takeover_tables; do
+    filenode[$table]=$(q -c "SELECT pg_relation_filenode('$table')")
+done
+for table in pgedge_owned pgedge_free pgedge_plain; do
+    rows_before[$table]=$(old_rows $table)
+    said=$(qn -c "$(past_last_key $table)" -c "SELECT snowflake_convert_column('$table', 'id')" 2>&1) || true
+    check "$table: snowflake_convert_column takes it over: no error" "$said" ""
+    said=$(qn -c "INSERT INTO $table (name) SELECT 'idcodec ' || g FROM generate_series(1, 1000) g" 2>&1) || true
+    check "$table: 1,000 new rows: no error (no key twice)" "$said" ""
+    all=$(( ${rows_before[$table]%% *} + 1000 ))
+    check "$table: converted in place; the new keys above every old key, node $node, read alike by pgEdge" \
+        "$(taken_over $table)" \
+        "default snowflake_generate(), same file t
+1000 new, above every old key t, node $node t, pgEdge reads them alike t, $all of $all keys distinct"
+    check "$table: the rows before are as they were, pgEdge's on node $node" \
+        "$(old_rows $table)|$(q -c "SELECT count(*) FROM $table WHERE name LIKE 'pgEdge %' AND snowflake.get_node(id) = $node")" \
+        "${rows_before[$table]}|1000"
+done
+check "the sequences are left (the owned one to its column, pgEdge's to its extension)" \
+    "$(q -c "SELECT pg_get_serial_sequence('pgedge_owned', 'id'), to_regclass('pgedge_free_seq') IS NOT NULL,
+                    to_regclass('snowflake.id_seq') IS NOT NULL")" "public.pgedge_owned_id_seq|t|t"
+
+# Keys pgEdge made in the calling transaction, after its start (now() is before them, the clock after): the
+# transaction waits for the clock to leave the millisecond of the last key, then calls. (The sequence is the
+# column's, so that 1.6.0 too takes the column over, but judges it by the transaction's start.) The calls above
+# wait for that too: a call in the millisecond of the table's last key is refused, rightly (the race below).
+said=$(qn -c "BEGIN" -c "INSERT INTO pgedge_recent (name) SELECT 'pgEdge ' || g FROM generate_series(1, 1000) g" \
+          -c "SELECT format('pgEdge keys %s ms after the transaction''s start', (max(id) >> 22) - (snowflake_least(now()) >> 22))
+              FROM pgedge_recent" \
+          -c "$(past_last_key pgedge_recent)" \
+          -c "SELECT snowflake_convert_column('pgedge_recent', 'id')" -c "COMMIT" 2>&1) || true
+grep '^pgEdge keys' <<<"$said" || true
+check "pgEdge keys made a moment before the call, in its transaction: converted" \
+    "$(grep -v '^pgEdge keys' <<<"$said")" ""
+said=$(qn -c "INSERT INTO pgedge_recent (name) SELECT 'idcodec ' || g FROM generate_series(1, 1000) g" 2>&1) || true
+check "pgedge_recent: converted in place, 1,000 new keys above every old key, node $node, read alike by pgEdge" \
+    "$said$(taken_over pgedge_recent)" \
+    "default snowflake_generate(), same file t
+1000 new, above every old key t, node $node t, pgEdge reads them alike t, 2000 of 2000 keys distinct"
+
+# Calls right after pgEdge's last key, in one block (its transaction started before the keys). A call may refuse
+# (22003) only while the clock is still in that key's millisecond: so only if the clock read just before the call
+# was; otherwise it converts, and the next key comes above. Either way no repeat, and a refusal leaves the table as
+# it was. (How many calls come within that millisecond depends on the machine's speed: the count is shown.)
+race_tables=10
+race_errors=""
+q -c "CREATE TABLE race_outcome (race int PRIMARY KEY, outcome text NOT NULL, last_key bigint NOT NULL,
+                                 called_ms bigint NOT NULL)"
+for race in $(seq 1 $race_tables); do
+    q -c "CREATE SEQUENCE pgedge_race_${race}_seq" \
+      -c "CREATE TABLE pgedge_race_$race (id bigint PRIMARY KEY DEFAULT snowflake.nextval('pgedge_race_${race}_seq'),
+                                           name text NOT NULL)" \
+      -c "ALTER SEQUENCE pgedge_race_${race}_seq OWNED BY pgedge_race_$race.id"
+    race_errors+=$(qn -c "DO \$\$
+           DECLARE
+               last_key bigint;
+               called_ms bigint;
+           BEGIN
+               INSERT INTO pgedge_race_$race (name) SELECT 'pgEdge ' || g FROM generate_series(1, 10) g;
+               SELECT max(id) INTO last_key FROM pgedge_race_$race;
+               called_ms := snowflake_least(clock_timestamp()) >> 22;
+               BEGIN
+                   PERFORM snowflake_convert_column('pgedge_race_$race', 'id');
+                   INSERT INTO pgedge_race_$race (name) VALUES ('idcodec 1');
+                   INSERT INTO race_outcome VALUES ($race, 'converted', last_key, called_ms);
+               EXCEPTION WHEN numeric_value_out_of_range THEN
+                   INSERT INTO race_outcome VALUES ($race, 'refused', last_key, called_ms);
+               END;
+           END \$\$" 2>&1) || true
+done
+race_check=""
+for race in $(seq 1 $race_tables); do
+    race_check+="${race_check:+ UNION ALL }
+        SELECT o.race, o.outcome, CASE o.outcome
+                   WHEN 'converted' THEN pg_get_expr(d.adbin, d.adrelid) = 'snowflake_generate()'
+                                         AND (SELECT count(*) = 11 AND bool_and(snowflake_node(id) = $node)
+                                                     AND min(id) FILTER (WHERE name = 'idcodec 1')
+                                                         > max(id) FILTER (WHERE name <> 'idcodec 1')
+                                              FROM pgedge_race_$race)
+                   ELSE o.called_ms <= o.last_key >> 22
+                        AND pg_get_expr(d.adbin, d.adrelid) = 'snowflake.nextval(''pgedge_race_${race}_seq''::regclass)'
+                        AND (SELECT count(*) = 10 AND bool_and(name LIKE 'pgEdge %') FROM pgedge_race_$race) END AS ok,
+               format('table %s %s, called %s ms after the last key', o.race, o.outcome,
+                      o.called_ms - (o.last_key >> 22)) AS detail
+        FROM race_outcome o, pg_attrdef d WHERE o.race = $race AND d.adrelid = 'pgedge_race_$race'::regclass"
+done
+q -c "SELECT format('right after pgEdge''s last key: %s of %s calls converted, %s refused in its millisecond, %s refused later',
+                    count(*) FILTER (WHERE outcome = 'converted'), count(*),
+                    count(*) FILTER (WHERE outcome = 'refused' AND called_ms <= last_key >> 22),
+                    count(*) FILTER (WHERE outcome = 'refused' AND called_ms > last_key >> 22))
+      FROM race_outcome"
+check "calls right after pgEdge's last key: each converted with its next key above, or refused in that key's millisecond with the table as it was" \
+    "$race_errors$(q -c "SELECT count(*), bool_and(ok), string_agg(detail, '; ' ORDER BY race) FILTER (WHERE NOT ok)
+                         FROM ($race_check) r")" \
+    "$race_tables|t|"
+
+echo "pgEdge snowflake: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]
