@@ -2,9 +2,18 @@
 -- run ahead of the clock, its shared state is in shared memory, a server's life starts above its reservation);
 -- this script gives snowflake_convert_column its new checks: it reads the table with a snapshot taken after its lock
 -- (refusing a transaction whose snapshot came before), sees every row whatever the row security, compares with the
--- clock rather than the transaction's start, and also takes over a column whose default is pgEdge's
--- snowflake.nextval().
+-- clock rather than the transaction's start, also takes over a column whose default is pgEdge's snowflake.nextval(),
+-- and keeps the node's counter above the column's keys through snowflake_generate_above(), new.
 \echo Use "ALTER EXTENSION idcodec UPDATE TO '1.6.1'" to load this file. \quit
+
+-- Keys made by another generator (pgEdge's, a restore) that snowflake_generate() must stay above, even when the clock
+-- steps back: snowflake_convert_column gives it the highest key of the column it takes over.
+CREATE FUNCTION snowflake_generate_above(id bigint)
+RETURNS void
+AS 'MODULE_PATHNAME', 'idcodec_snowflake_generate_above'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION snowflake_generate_above(bigint) IS
+'makes this node''s snowflake_generate() stay above an existing ID (of a millisecond the clock has passed), even if the clock steps back';
 
 -- Taking a bigint column over without touching its rows: an identity, a serial column, or one whose default is
 -- pgEdge's snowflake.nextval() (the same layout). The default becomes snowflake_generate() of this extension's schema
@@ -133,6 +142,10 @@ BEGIN
                         column_name, highest
             USING ERRCODE = 'numeric_value_out_of_range',
                   DETAIL = pg_catalog.format('New IDs would start at %s.', lowest_new);
+    END IF;
+    -- the node's counter stays above the column's keys even if the clock steps back (pgEdge's are of a moment ago)
+    IF highest OPERATOR(pg_catalog.>) 0 THEN
+        EXECUTE pg_catalog.format('SELECT %I.snowflake_generate_above($1)', extension_schema) USING highest;
     END IF;
 END
 $body$;

@@ -1062,6 +1062,13 @@ LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION snowflake_generate() IS
 'new snowflake ID in the pgEdge layout (41 bits of milliseconds since 2023-01-01 UTC, 10 bits of node from idcodec.node_id, 12 bits of counter): unique on the node, increasing';
 
+CREATE FUNCTION snowflake_generate_above(id bigint)
+RETURNS void
+AS 'MODULE_PATHNAME', 'idcodec_snowflake_generate_above'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION snowflake_generate_above(bigint) IS
+'makes this node''s snowflake_generate() stay above an existing ID (of a millisecond the clock has passed), even if the clock steps back';
+
 CREATE FUNCTION snowflake_timestamp(id bigint, layout text DEFAULT 'pgedge')
 RETURNS timestamptz
 AS 'MODULE_PATHNAME', 'idcodec_snowflake_timestamp'
@@ -1245,6 +1252,10 @@ BEGIN
                         column_name, highest
             USING ERRCODE = 'numeric_value_out_of_range',
                   DETAIL = pg_catalog.format('New IDs would start at %s.', lowest_new);
+    END IF;
+    -- the node's counter stays above the column's keys even if the clock steps back (pgEdge's are of a moment ago)
+    IF highest OPERATOR(pg_catalog.>) 0 THEN
+        EXECUTE pg_catalog.format('SELECT %I.snowflake_generate_above($1)', extension_schema) USING highest;
     END IF;
 END
 $body$;

@@ -116,6 +116,14 @@ RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 DROP TABLE snowflake_rows;
 
+-- Keys made elsewhere: the counter stays above an ID of a past millisecond; a future or negative one is refused.
+SELECT snowflake_generate_above(snowflake_least(clock_timestamp() - interval '1 second') + (5 << 12) + 4095);
+SELECT snowflake_generate() > snowflake_least(clock_timestamp() - interval '1 second') AS above;
+\set VERBOSITY terse
+SELECT snowflake_generate_above(snowflake_least(clock_timestamp() + interval '1 minute'));
+SELECT snowflake_generate_above(-1);
+\set VERBOSITY default
+
 -- As a column default, with time ranges as index range scans.
 CREATE TABLE sf_event (id bigint DEFAULT snowflake_generate() PRIMARY KEY, note text);
 INSERT INTO sf_event (note) SELECT 'sf_event ' || g FROM generate_series(1, 1000) g;

@@ -177,6 +177,25 @@ void wait_for_clock(std::int64_t now_us, std::int64_t unix_us) {
     if (unix_us - now_us > awake_us) pg_usleep(std::min<std::int64_t>(unix_us - now_us - awake_us, 10'000));
 }
 
+// The shared counter, outside recovery: a standby carries its primary's data directory and settings, and IDs made
+// there would repeat the primary's (nor may its life start before the promotion, which sets its floor).
+SharedGenerator& live_generator(const char* function) {
+    if (RecoveryInProgress())
+        ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+                        errmsg("%s: cannot generate IDs during recovery", function),
+                        errdetail("A standby holds its primary's node number and would repeat its IDs."),
+                        errhint("Generate IDs on the primary; a promoted standby generates again.")));
+    return shared_generator();
+}
+
+// The clock's milliseconds since the layout's epoch.
+std::uint64_t clock_units(std::int64_t now_us, const char* function) {
+    if (now_us < pgedge.epoch_unix_us)
+        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                        errmsg("%s: the system clock is before 2023-01-01, where the IDs' time begins", function)));
+    return static_cast<std::uint64_t>(now_us / us_per_ms - epoch_unix_ms);
+}
+
 [[noreturn]] void refuse_clock_behind(std::uint64_t next_units, std::uint64_t now_units) {
     char* next_time = pstrdup(timestamptz_to_str(timestamptz_of_unix_us(unix_ms_of_units(next_units) * us_per_ms)));
     ereport(ERROR,
@@ -323,20 +342,10 @@ IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate) {
                  errdetail("Every ID holds the number of the node that made it, 0 to 1023."),
                  errhint("A superuser gives each node its own: LOAD 'idcodec'; ALTER SYSTEM SET idcodec.node_id = 1; "
                          "SELECT pg_reload_conf();")));
-    // A standby carries its primary's data directory and settings: IDs made there would repeat the primary's.
-    if (RecoveryInProgress())
-        ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-                        errmsg("snowflake_generate: cannot generate IDs during recovery"),
-                        errdetail("A standby holds its primary's node number and would repeat its IDs."),
-                        errhint("Generate IDs on the primary; a promoted standby generates again.")));
-    SharedGenerator& shared = shared_generator();
+    SharedGenerator& shared = live_generator("snowflake_generate");
     for (;;) {
         const std::int64_t now_us = clock_unix_us();
-        if (now_us < pgedge.epoch_unix_us)
-            ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-                            errmsg("snowflake_generate: the system clock is before 2023-01-01, where the IDs' time "
-                                   "begins")));
-        const auto now_units = static_cast<std::uint64_t>(now_us / us_per_ms - epoch_unix_ms);
+        const std::uint64_t now_units = clock_units(now_us, "snowflake_generate");
         if (std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0) start_life(shared, now_units);
         const TicketCounter::Take take = TicketCounter(shared.last_ticket, shared.reserved_units)
                                              .take(now_units, pgedge, clock_wait_limit_ms, reservation_ms);
@@ -358,6 +367,36 @@ IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate) {
                                 errmsg("snowflake_generate: the IDs' 41 bits of milliseconds since 2023 are spent")));
         }
     }
+}
+
+// snowflake_generate_above(id bigint) → void
+IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate_above) {
+    const std::int64_t id = PG_GETARG_INT64(0);
+    if (id < 0)
+        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                        errmsg("snowflake_generate_above: a snowflake ID is not negative (got %lld)",
+                               static_cast<long long>(id))));
+    SharedGenerator& shared = live_generator("snowflake_generate_above");
+    const std::uint64_t now_units = clock_units(clock_unix_us(), "snowflake_generate_above");
+    // Only an ID of a millisecond the clock has passed: the counter never goes ahead of the clock, and no role can
+    // make the node wait or refuse by naming a future one.
+    const std::uint64_t units = time_units(id, pgedge);
+    if (units >= now_units)
+        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                        errmsg("snowflake_generate_above: the ID is not of a millisecond the clock has passed"),
+                        errdetail("ID %lld is of %s.", static_cast<long long>(id),
+                                  timestamptz_to_str(timestamptz_of_unix_us(unix_ms_of_units(units) * us_per_ms)))));
+    if (std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0) start_life(shared, now_units);
+    // every ticket of that millisecond counts as taken: after a step back of the clock, the node waits past it
+    const std::uint64_t spent = units << pgedge.counter_bits | ((std::uint64_t{1} << pgedge.counter_bits) - 1);
+    std::atomic_ref last(shared.last_ticket);
+    std::uint64_t seen = last.load(std::memory_order_relaxed);
+    while (seen < spent && !last.compare_exchange_weak(seen, spent, std::memory_order_acq_rel)) {
+    }
+    // and the reservation on disk covers it, for a restart with the clock behind
+    if (std::atomic_ref(shared.reserved_units).load(std::memory_order_acquire) <= units)
+        raise_reservation(shared, now_units);
+    PG_RETURN_VOID();
 }
 
 // snowflake_timestamp(id bigint, layout text) → timestamptz
