@@ -118,6 +118,9 @@ void start_life(SharedGenerator& shared, std::uint64_t now_units) {
     if (std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0) {
         const std::int64_t reserved_ms = std::max<std::int64_t>(reserved_unix_ms(), epoch_unix_ms);
         const auto reserved_units = static_cast<std::uint64_t>(reserved_ms - epoch_unix_ms);
+        // a clock at the layout's end reserves at most this far; a larger value was not written here
+        if (reserved_units > (std::uint64_t{1} << pgedge.time_bits()) + reservation_ms)
+            refuse_reservation_file("holds a reservation past the end of the IDs' time");
         const std::uint64_t floor = std::max(reserved_units, now_units + start_margin_ms);
         std::atomic_ref(shared.last_ticket).store((floor << pgedge.counter_bits) - 1, std::memory_order_relaxed);
         std::atomic_ref(shared.reserved_units).store(reserved_units, std::memory_order_relaxed);
