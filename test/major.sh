@@ -99,6 +99,8 @@ step "snowflake IDs under pressure: a slowed clock, 8 sessions, parallel workers
     bash test/integration/snowflake_pressure.sh
 step "snowflake attack: a default role's pushes (1, 2, 8 sessions) stay within 10 ms of the clock, a failover after a push repeats no key, a client's own idcodec.node_id is refused" \
     bash test/integration/snowflake_attack.sh
+step "snowflake IDs and a faulty clock: steps back of 5 ms, 2 s and 1 hour, a jump to the layout's end, the reservation file removed, replaced and truncated" \
+    bash test/integration/snowflake_clock.sh
 # Subscriptions with origin = none (a mesh of writers) came with 16: this suite is not for 15.
 if [ "$major" -ge 16 ]; then
     step "snowflake keys from three writers in a logical replication mesh (origin = none), one postmaster killed" \

@@ -50,6 +50,7 @@ constexpr std::int64_t epoch_unix_ms = pgedge.epoch_unix_us / us_per_ms;
 struct SharedGenerator {
     std::uint64_t last_ticket;
     std::uint64_t reserved_units;  // every ticket handed out has a time part below this; the file holds it
+    std::uint64_t life_floor;      // the time part this life started from: tickets below it may have been taken
     std::uint32_t reserving;       // 1 while a process writes a new reservation
     std::uint32_t started;         // 1 once this life's first generation has set the counter above its floor
 };
@@ -123,6 +124,7 @@ void start_life(SharedGenerator& shared, std::uint64_t now_units) {
             refuse_reservation_file("holds a reservation past the end of the IDs' time");
         const std::uint64_t floor = std::max(reserved_units, now_units + start_margin_ms);
         std::atomic_ref(shared.last_ticket).store((floor << pgedge.counter_bits) - 1, std::memory_order_relaxed);
+        std::atomic_ref(shared.life_floor).store(floor, std::memory_order_relaxed);
         std::atomic_ref(shared.reserved_units).store(reserved_units, std::memory_order_relaxed);
         std::atomic_ref(shared.started).store(1, std::memory_order_release);
     }
@@ -203,7 +205,7 @@ std::uint64_t clock_units(std::int64_t now_us, const char* function) {
     char* next_time = pstrdup(timestamptz_to_str(timestamptz_of_unix_us(unix_ms_of_units(next_units) * us_per_ms)));
     ereport(ERROR,
             (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-             errmsg("snowflake_generate: the clock is %llu ms behind the last ID this node made",
+             errmsg("snowflake_generate: the clock is %llu ms behind the IDs this node may have made",
                     static_cast<unsigned long long>(next_units - now_units)),
              errdetail("The next ID's time is %s and the clock reads %s; an ID is never made ahead of the clock, "
                        "and one of the clock's time could repeat an ID made before.",
@@ -364,6 +366,13 @@ IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate) {
                 wait_for_clock(now_us, unix_ms_of_units(take.units) * us_per_ms);
                 break;
             case TicketCounter::Take::Outcome::clock_behind:
+                // The life's floor is the reservation, up to its length past the last ID before a restart: a clock
+                // that stepped back by as much as is waited for, then a crash, is waited for as well.
+                if (take.units <= std::atomic_ref(shared.life_floor).load(std::memory_order_relaxed) &&
+                    take.units - now_units <= clock_wait_limit_ms + reservation_ms) {
+                    wait_for_clock(now_us, unix_ms_of_units(take.units) * us_per_ms);
+                    break;
+                }
                 refuse_clock_behind(take.units, now_units);
             case TicketCounter::Take::Outcome::spent:
                 ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
