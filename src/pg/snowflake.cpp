@@ -13,6 +13,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <optional>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -90,10 +91,10 @@ int open_reservation_file(int flags) {
     return fd;
 }
 
-// The millisecond from which nothing has been handed out, as the file says; 0 when there is no file.
-std::int64_t reserved_unix_ms() {
+// What the file says; nothing reserved when there is no file.
+ReadReservation read_reservation_file() {
     const int fd = open_reservation_file(O_RDONLY);
-    if (fd == -1 && errno == ENOENT) return 0;
+    if (fd == -1 && errno == ENOENT) return {ReadReservation::Outcome::none};
     if (fd == -1)
         ereport(ERROR, (errcode_for_file_access(),
                         errmsg("could not open the snowflake reservation file \"%s\": %m", reservation_file)));
@@ -109,26 +110,31 @@ std::int64_t reserved_unix_ms() {
     }
     const ReadReservation read = read_reservation_record(std::string_view(bytes, static_cast<std::size_t>(length)));
     if (read.outcome == ReadReservation::Outcome::malformed) refuse_reservation_file("holds no reservation");
-    return read.outcome == ReadReservation::Outcome::reserved ? read.unix_ms : 0;
+    return read;
 }
 
-// The first generation of this life of the server: the counter starts at the later of the reservation and the clock
-// plus the start margin (waited for like a clock that stepped back).
-void start_life(SharedGenerator& shared, std::uint64_t now_units) {
-    LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-    if (std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0) {
-        const std::int64_t reserved_ms = std::max<std::int64_t>(reserved_unix_ms(), epoch_unix_ms);
-        const auto reserved_units = static_cast<std::uint64_t>(reserved_ms - epoch_unix_ms);
-        // a clock at the layout's end reserves at most this far; a larger value was not written here
-        if (reserved_units > (std::uint64_t{1} << pgedge.time_bits()) + reservation_ms)
-            refuse_reservation_file("holds a reservation past the end of the IDs' time");
-        const std::uint64_t floor = std::max(reserved_units, now_units + start_margin_ms);
-        std::atomic_ref(shared.last_ticket).store((floor << pgedge.counter_bits) - 1, std::memory_order_relaxed);
-        std::atomic_ref(shared.life_floor).store(floor, std::memory_order_relaxed);
-        std::atomic_ref(shared.reserved_units).store(reserved_units, std::memory_order_relaxed);
-        std::atomic_ref(shared.started).store(1, std::memory_order_release);
+// 1.6.0's processes (a library updated under a running server) map the file and count on in its first 8 bytes: they
+// are stopped by swapping those bytes, atomically, for the record's first (no ticket to them), and what they had
+// counted to is what the swap returns.
+ReadReservation take_over_ticket_word() {
+    const int fd = open_reservation_file(O_RDWR);
+    if (fd < 0) refuse_reservation_file("could not be opened to take 1.6.0's counter over");
+    void* address = mmap(nullptr, reservation_file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (address == MAP_FAILED) refuse_reservation_file("could not be mapped to take 1.6.0's counter over");
+    char bytes[reservation_file_size];
+    {
+        const std::string record = reservation_record(0);
+        std::uint64_t tag;
+        memcpy(&tag, record.data(), sizeof tag);
+        const std::uint64_t counted = std::atomic_ref(*static_cast<std::uint64_t*>(address)).exchange(tag);
+        memcpy(bytes, address, sizeof bytes);
+        memcpy(bytes, &counted, sizeof counted);
     }
-    LWLockRelease(AddinShmemInitLock);
+    munmap(address, reservation_file_size);
+    const ReadReservation read = read_reservation_record(std::string_view(bytes, sizeof bytes));
+    if (read.outcome != ReadReservation::Outcome::ticket_word) refuse_reservation_file("holds no reservation");
+    return read;
 }
 
 // Writes a reservation up to `until` and makes it durable; 0, errno's value, or -2 for a file that is not regular.
@@ -148,14 +154,7 @@ int write_reservation(std::uint64_t until) {
     return status;
 }
 
-// Raises the reservation to the clock plus its length, unless another process is doing so; whether this one did.
-bool raise_reservation(SharedGenerator& shared, std::uint64_t now_units) {
-    std::uint32_t idle = 0;
-    if (!std::atomic_ref(shared.reserving).compare_exchange_strong(idle, 1, std::memory_order_acquire)) return false;
-    const std::uint64_t until = now_units + reservation_ms;
-    const int status = write_reservation(until);
-    if (status == 0) std::atomic_ref(shared.reserved_units).store(until, std::memory_order_release);
-    std::atomic_ref(shared.reserving).store(0, std::memory_order_release);
+void refuse_unwritten(int status) {
     if (status == -2) refuse_reservation_file("is not a regular file");
     if (status != 0) {
         errno = status;
@@ -163,6 +162,42 @@ bool raise_reservation(SharedGenerator& shared, std::uint64_t now_units) {
                         errmsg("could not write the snowflake reservation file \"%s\": %m", reservation_file),
                         errdetail("No ID is made past the reservation that is on disk.")));
     }
+}
+
+// The first generation of this life of the server: the counter starts at the later of the reservation and the clock
+// plus the start margin (waited for like a clock that stepped back).
+void start_life(SharedGenerator& shared, std::uint64_t now_units) {
+    LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+    if (std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0) {
+        ReadReservation read = read_reservation_file();
+        if (read.outcome == ReadReservation::Outcome::ticket_word) read = take_over_ticket_word();
+        const std::int64_t reserved_ms = std::max<std::int64_t>(read.unix_ms, epoch_unix_ms);
+        const auto reserved_units = static_cast<std::uint64_t>(reserved_ms - epoch_unix_ms);
+        // a clock at the layout's end reserves at most this far; a larger value was not written here
+        if (reserved_units > (std::uint64_t{1} << pgedge.time_bits()) + reservation_ms)
+            refuse_reservation_file("holds a reservation past the end of the IDs' time");
+        // the file holds this life's form from now on (after a take-over, 1.6.0's tickets are in the reservation)
+        if (read.outcome == ReadReservation::Outcome::ticket_word) refuse_unwritten(write_reservation(reserved_units));
+        const std::uint64_t floor = std::max(reserved_units, now_units + start_margin_ms);
+        std::atomic_ref(shared.last_ticket).store((floor << pgedge.counter_bits) - 1, std::memory_order_relaxed);
+        std::atomic_ref(shared.life_floor).store(floor, std::memory_order_relaxed);
+        std::atomic_ref(shared.reserved_units).store(reserved_units, std::memory_order_relaxed);
+        std::atomic_ref(shared.started).store(1, std::memory_order_release);
+    }
+    LWLockRelease(AddinShmemInitLock);
+}
+
+// Raises the reservation to the clock plus its length, unless another process is doing so; whether this one did.
+bool raise_reservation(SharedGenerator& shared, std::uint64_t now_units) {
+    std::uint32_t idle = 0;
+    if (!std::atomic_ref(shared.reserving).compare_exchange_strong(idle, 1, std::memory_order_acquire)) return false;
+    // never below what is reserved already (this process's clock reading may be older than another's)
+    const std::uint64_t until =
+        std::max(now_units + reservation_ms, std::atomic_ref(shared.reserved_units).load(std::memory_order_acquire));
+    const int status = write_reservation(until);
+    if (status == 0) std::atomic_ref(shared.reserved_units).store(until, std::memory_order_release);
+    std::atomic_ref(shared.reserving).store(0, std::memory_order_release);
+    refuse_unwritten(status);
     return true;
 }
 

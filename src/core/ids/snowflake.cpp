@@ -119,7 +119,7 @@ ReadReservation read_reservation_record(std::string_view bytes) noexcept {
     std::memcpy(&ticket, bytes.data(), sizeof ticket);
     if (ticket >> pgedge.counter_bits >> pgedge.time_bits() != 0) return {Outcome::malformed};
     const auto unix_ms = pgedge.epoch_unix_us / us_per_ms + static_cast<std::int64_t>(ticket >> pgedge.counter_bits);
-    return {Outcome::reserved, unix_ms + 1};
+    return {Outcome::ticket_word, unix_ms + 1};
 }
 
 }  // namespace idcodec::snowflake

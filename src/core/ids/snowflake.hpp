@@ -131,11 +131,15 @@ inline constexpr std::size_t reservation_file_size = 64;
 std::string reservation_record(std::int64_t unix_ms);
 
 struct ReadReservation {
-    enum class Outcome { none, reserved, malformed };
+    enum class Outcome {
+        none,         // an empty file: nothing reserved
+        reserved,     // no ID of `unix_ms` or later has been handed out
+        ticket_word,  // 1.6.0's form: the same, from its last ticket (processes may still be counting on)
+        malformed,
+    };
     Outcome outcome;
-    std::int64_t unix_ms = 0;  // reserved: no ID of this millisecond or later has been handed out
+    std::int64_t unix_ms = 0;
 };
-// An empty file reserves nothing; 1.6.0's form reserves the millisecond after its last ticket's.
 ReadReservation read_reservation_record(std::string_view bytes) noexcept;
 
 // The ID of a ticket and a node (below 2^node_bits) in a layout whose fields are node_then_counter.

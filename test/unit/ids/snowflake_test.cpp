@@ -186,7 +186,7 @@ TEST(Reservation, RecordsReadBackAndRefuseWhatIsNone) {
     const std::uint64_t ticket = std::uint64_t{123'456} << 12 | 99;
     std::memcpy(old.data(), &ticket, sizeof ticket);
     const auto from_old = read_reservation_record(old);
-    EXPECT_EQ(from_old.outcome, ReadReservation::Outcome::reserved);
+    EXPECT_EQ(from_old.outcome, ReadReservation::Outcome::ticket_word);
     EXPECT_EQ(from_old.unix_ms, 1'672'531'200'000 + 123'456 + 1);
     // a word no ticket can be, as a 1.6.0 process reads the new record's first bytes
     std::uint64_t word;
