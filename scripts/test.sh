@@ -186,9 +186,11 @@ done
 if [ $QUICK = 1 ]; then
     SKIP_REASONS+=("major upgrades: --quick runs the default major only"); record "major upgrades" 0 0 1
 else
-    log "major upgrades: pg_upgrade and pg_dump/pg_restore of a database full of idcodec objects"
+    log "major upgrades: pg_upgrade and pg_dump/pg_restore of a database full of idcodec objects, and logical replication from 15 to ${POSTGRES_RELEASES[-1]}"
     before=("$PASSED" "$FAILED" "$SKIPPED")
     run_steps "major upgrades" bash test/upgrade/run.sh
+    run_steps "major upgrade by logical replication (15 -> ${POSTGRES_RELEASES[-1]})" \
+        bash test/replication/snowflake_major_upgrade.sh
     MAJOR_LINES+=("major upgrades: $((PASSED - before[0])) passed, $((FAILED - before[1])) failed, $((SKIPPED - before[2])) skipped")
 fi
 

@@ -5,9 +5,11 @@
 # install and every earlier version updated have the same catalog, a non-superuser installs both extensions, the
 # scripts withstand the traps of a role with only CREATE on a database (test/integration/script_attack.sh), and
 # the major's own features behave as documented (test/integration/server_features.sh), the types give the
-# answers of PostgreSQL's own in every query shape and plan (test/integration/planner.sh), and the Citus suite
-# passes on a cluster of that major with its Citus (test/integration/citus.sh; on the newest major also the live
-# update and the workload under faults, citus_update.sh and citus_faults.sh).
+# answers of PostgreSQL's own in every query shape and plan (test/integration/planner.sh), snowflake keys hold
+# under pressure, a default role's attack, clock faults and file operations (test/integration/snowflake_*.sh) and,
+# from 16, in a mesh of three writers by logical replication (test/replication/snowflake_mesh.sh), and the Citus
+# suite passes on a cluster of that major with its Citus (test/integration/citus.sh; on the newest major also the
+# live update and the workload under faults, citus_update.sh and citus_faults.sh).
 #
 #   bash test/major.sh VERSION              e.g. 17.6 (18.6 is built with assertions)
 #
