@@ -18,8 +18,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source test/lib/check.sh
 source test/lib/cluster.sh
-# expect DESCRIPTION... ACTUAL EXPECTED: check, the description given in as many words as the lines need
-expect() { check "${*:1:$#-2}" "${@:$#-1:1}" "${@:$#}"; }
 started=$SECONDS
 
 role=sf_attacker

@@ -27,8 +27,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source test/lib/cluster.sh
 source test/lib/check.sh
-# expect DESCRIPTION... ACTUAL EXPECTED: check, the description given in as many words as the lines need
-expect() { check "${*:1:$#-2}" "${@:$#-1:1}" "${@:$#}"; }
 started=$SECONDS
 
 node=42
@@ -38,15 +36,7 @@ lead_bound=10                           # the documented bound of an ID's time o
 
 work=$CLUSTERS/clock-run
 mkdir -p "$work"
-shim=$CLUSTERS/snowflake_clock_shim.so
-tool=$CLUSTERS/snowflake_clock
-control=$CLUSTERS/snowflake_clock.control
-cc -shared -fPIC -O2 -Wall -Wextra -Werror -o "$shim" test/snowflake_clock_shim.c -ldl
-cc -O2 -Wall -Wextra -Werror -DIDCODEC_CLOCK_TOOL -o "$tool" test/snowflake_clock_shim.c
-chmod 755 "$shim"
-# clock_change set|step ARG: steps the server's clock; each change is kept (the real time it took effect, the time
-# shown then, the slowdown, the real time it was surely seen) to tell later what the clock showed when
-clock_change() { "$tool" "$control" "$@" >>"$work/segments"; }
+source test/lib/clock_shim.sh
 # clock_command ARG...: the same as a command line, for psql's \!
 clock_command() { printf '%q ' "$tool" "$control" "$@"; printf '>>%q' "$work/segments"; }
 clock_change set "$(date +%s%N)" 1

@@ -18,8 +18,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source test/lib/cluster.sh
 source test/lib/check.sh
-# expect DESCRIPTION... ACTUAL EXPECTED: check, the description given in as many words as the lines need
-expect() { check "${*:1:$#-2}" "${@:$#-1:1}" "${@:$#}"; }
 started=$(date +%s%N)
 
 node=37
@@ -37,15 +35,7 @@ lead_bound=10               # the documented bound of an ID's time over the cloc
 
 work=$CLUSTERS/snowflake-run
 mkdir -p "$work/ids" "$work/plans" "$work/state"
-shim=$CLUSTERS/snowflake_clock_shim.so
-tool=$CLUSTERS/snowflake_clock
-control=$CLUSTERS/snowflake_clock.control
-cc -shared -fPIC -O2 -Wall -Wextra -Werror -o "$shim" test/snowflake_clock_shim.c -ldl
-cc -O2 -Wall -Wextra -Werror -DIDCODEC_CLOCK_TOOL -o "$tool" test/snowflake_clock_shim.c
-chmod 755 "$shim"
-# clock_change set|step ARG [SLOWDOWN]: changes the server's clock; each change is kept (the real time it took effect,
-# the time shown then, the slowdown, the real time it was surely seen) to tell later what the clock showed when
-clock_change() { "$tool" "$control" "$@" >>"$work/segments"; }
+source test/lib/clock_shim.sh
 now_ns() { date +%s%N; }
 
 port=$(free_port)

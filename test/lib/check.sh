@@ -11,3 +11,6 @@ check() {
         failures=$((failures + 1))
     fi
 }
+
+# expect DESCRIPTION... ACTUAL EXPECTED: check, the description given in as many words as the lines need
+expect() { check "${*:1:$#-2}" "${@:$#-1:1}" "${@:$#}"; }

@@ -34,8 +34,6 @@ idcodec_build_for "$new_bin/pg_config" "$IDCODEC_ROOT/build/pg-$target" ||
 source test/lib/check.sh
 source test/lib/cluster.sh
 source test/replication/writer.sh
-# expect DESCRIPTION... ACTUAL EXPECTED: check, the description given in as many words as the lines need
-expect() { check "${*:1:$#-2}" "${@:$#-1:1}" "${@:$#}"; }
 # the newest psql, for both servers (a psql is made for its own and older servers)
 export PATH=$new_bin:$PATH
 started=$SECONDS

@@ -19,8 +19,6 @@ cd "$(dirname "$0")/../.."
 source test/lib/check.sh
 source test/lib/cluster.sh
 source test/replication/writer.sh
-# expect DESCRIPTION... ACTUAL EXPECTED: check, the description given in as many words as the lines need
-expect() { check "${*:1:$#-2}" "${@:$#-1:1}" "${@:$#}"; }
 export PATH=$PG_BIN:$PATH
 started=$SECONDS
 
