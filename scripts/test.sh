@@ -6,17 +6,21 @@
 # on 16, 17 and 18 built from their stock sources (test/major.sh), and databases are upgraded across majors
 # (test/upgrade/run.sh).
 #
-#   bash scripts/test.sh [--quick]     --quick: the default major only (the other majors and the upgrades are
-#                                      counted as skipped), for day-to-day work
+#   bash scripts/test.sh [--quick | --fast]
+#       --quick: every suite on the default major only (the other majors and the upgrades are counted as skipped)
+#       --fast:  the inner loop: build, install into the cached PostgreSQL 15, the unit tests and the pg_regress
+#                suites only (everything else counted as one skipped step)
 #
 # A check that needs something this machine cannot provide (a peer system's source, a registry) prints
 # "SKIPPED: <reason>" and exits 77 when it could run nothing, or exits 0 having run the rest; each SKIPPED line counts
 # as one skipped test.
 QUICK=0
+FAST=0
 case ${1:-} in
     --quick) QUICK=1 ;;
+    --fast) FAST=1 ;;
     "") ;;
-    *) echo "usage: bash scripts/test.sh [--quick]" >&2; exit 2 ;;
+    *) echo "usage: bash scripts/test.sh [--quick | --fast]" >&2; exit 2 ;;
 esac
 source "$(dirname "$0")/setup.sh"
 source test/lib/postgres_build.sh
@@ -28,11 +32,14 @@ SKIPPED=0
 FAILED_SUITES=()
 SKIP_REASONS=()
 
-# record SUITE PASSED FAILED [SKIPPED]; the time since the previous record is the suite's
+# record SUITE PASSED FAILED [SKIPPED]; the time since the previous record is the suite's (kept in STEP_TIMES as
+# "SECONDS NAME" for the closing lines)
 SECONDS=0
 LAST_RECORD=0
+STEP_TIMES=()
 record() {
     local skipped=${4:-0}
+    STEP_TIMES+=("$((SECONDS - LAST_RECORD)) $1")
     PASSED=$((PASSED + $2))
     FAILED=$((FAILED + $3))
     SKIPPED=$((SKIPPED + skipped))
@@ -102,9 +109,53 @@ run_check() {
     fi
 }
 
+# The pg_regress suites on the running cluster: one test per suite.
+run_regress() {
+    log "pg_regress suites"
+    local out regress_passed regress_failed
+    out=$(make -s installcheck PG_CONFIG=$PG_BIN/pg_config 2>&1)
+    printf '%s\n' "$out" | grep -E '\.\.\. |tests' >&2
+    regress_passed=$(grep -cE '\.\.\. ok' <<<"$out")
+    regress_failed=$(grep -cE '\.\.\. FAILED|\.\.\. failed' <<<"$out")
+    [ "$regress_failed" -gt 0 ] && [ -f regression.diffs ] && head -n 80 regression.diffs >&2
+    [ "$regress_passed" -eq 0 ] && [ "$regress_failed" -eq 0 ] && regress_failed=1
+    record "pg_regress" "$regress_passed" "$regress_failed"
+}
+
+run_unit_tests() {
+    log "unit tests"
+    make -s build/unit_tests >/dev/null 2>&1 || make build/unit_tests
+    run_gtest "unit tests" build/unit_tests
+}
+
+# the closing lines: each major's counts, the failing suites, the skipped ones, the time and where it went
+closing_lines() {
+    for line in "${MAJOR_LINES[@]}"; do log "$line"; done
+    if [ ${#FAILED_SUITES[@]} -gt 0 ]; then log "failing suites: ${FAILED_SUITES[*]}"; fi
+    for reason in "${SKIP_REASONS[@]}"; do log "skipped: $reason"; done
+    log "the test command took $((SECONDS / 60)) min $((SECONDS % 60)) s; the five slowest steps:"
+    printf '%s\n' "${STEP_TIMES[@]}" | sort -rn | head -n 5 | while read -r seconds name; do
+        log "    $((seconds / 60)) min $((seconds % 60)) s  $name"
+    done
+    echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+}
+
 install_dependencies
 ensure_test_locale
 build_and_install
+
+# The inner loop: what day-to-day work needs to know first, in a few minutes.
+if [ $FAST = 1 ]; then
+    run_unit_tests
+    start_cluster
+    run_regress
+    MAJOR_LINES=("PostgreSQL $("$PG_BIN/pg_config" --version | sed 's/^PostgreSQL //') (Debian's, the default: unit tests and pg_regress): $PASSED passed, $FAILED failed")
+    SKIP_REASONS+=("every other suite and major: --fast runs the unit tests and the pg_regress suites only")
+    record "other suites and majors" 0 0 1
+    closing_lines
+    [ "$FAILED" -eq 0 ]
+    exit
+fi
 
 # The C++ test programs are independent of each other and each is one compiler run: build them side by side first
 # (a failure shows again where each is used).
@@ -113,6 +164,7 @@ LAST_RECORD=$SECONDS
 make -s -j"$(nproc)" build/unit_tests build/unit_tests_asan build/core_bench build/chunker_speed \
     $(for target in test/fuzz/*.cpp; do echo "build/fuzz_$(basename "$target" .cpp)"; done) >/dev/null 2>&1
 log "built in $((SECONDS - LAST_RECORD)) s"
+STEP_TIMES+=("$((SECONDS - LAST_RECORD)) building the C++ test programs")
 LAST_RECORD=$SECONDS
 
 log "build rules: the core is locale-free, the core/shim boundary holds, the code is formatted, the scripts are safe, the benchmarks build"
@@ -125,9 +177,7 @@ run_check "extension scripts: static check (PostgreSQL's parser)" bash test/secu
 run_check "benchmark programs build" bash -c \
     'make -s build/core_bench build/chunker_speed && bash -n test/bench/run.sh && bash -n test/bench/peers/run.sh'
 
-log "unit tests"
-make -s build/unit_tests >/dev/null 2>&1 || make build/unit_tests
-run_gtest "unit tests" build/unit_tests
+run_unit_tests
 
 log "unit tests under AddressSanitizer and UBSan"
 make -s build/unit_tests_asan >/dev/null 2>&1 || make build/unit_tests_asan
@@ -145,14 +195,7 @@ done
 
 start_cluster
 
-log "pg_regress suites"
-out=$(make -s installcheck PG_CONFIG=$PG_BIN/pg_config 2>&1)
-printf '%s\n' "$out" | grep -E '\.\.\. |tests' >&2
-regress_passed=$(grep -cE '\.\.\. ok' <<<"$out")
-regress_failed=$(grep -cE '\.\.\. FAILED|\.\.\. failed' <<<"$out")
-[ "$regress_failed" -gt 0 ] && [ -f regression.diffs ] && head -n 80 regression.diffs >&2
-[ "$regress_passed" -eq 0 ] && [ "$regress_failed" -eq 0 ] && regress_failed=1
-record "pg_regress" "$regress_passed" "$regress_failed"
+run_regress
 
 for check in test/integration/*.sh; do
     [ -e "$check" ] || continue
@@ -194,9 +237,5 @@ else
     MAJOR_LINES+=("major upgrades: $((PASSED - before[0])) passed, $((FAILED - before[1])) failed, $((SKIPPED - before[2])) skipped")
 fi
 
-for line in "${MAJOR_LINES[@]}"; do log "$line"; done
-if [ ${#FAILED_SUITES[@]} -gt 0 ]; then log "failing suites: ${FAILED_SUITES[*]}"; fi
-for reason in "${SKIP_REASONS[@]}"; do log "skipped: $reason"; done
-log "the test command took $((SECONDS / 60)) min $((SECONDS % 60)) s"
-echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+closing_lines
 [ "$FAILED" -eq 0 ]
