@@ -103,6 +103,8 @@ step "snowflake attack: a default role's pushes (1, 2, 8 sessions) stay within 1
     bash test/integration/snowflake_attack.sh
 step "snowflake IDs and a faulty clock: steps back of 5 ms, 2 s and 1 hour, a jump to the layout's end, the reservation file removed, replaced and truncated" \
     bash test/integration/snowflake_clock.sh
+step "snowflake_convert_column: every row judged (REPEATABLE READ, SERIALIZABLE, FORCE ROW LEVEL SECURITY), the table as it was after a refusal, a converted table through pg_dump" \
+    bash test/integration/snowflake_convert.sh
 # Subscriptions with origin = none (a mesh of writers) came with 16: this suite is not for 15.
 if [ "$major" -ge 16 ]; then
     step "snowflake keys from three writers in a logical replication mesh (origin = none), one postmaster killed" \
