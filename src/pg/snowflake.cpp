@@ -123,14 +123,11 @@ ReadReservation take_over_ticket_word() {
     close(fd);
     if (address == MAP_FAILED) refuse_reservation_file("could not be mapped to take 1.6.0's counter over");
     char bytes[reservation_file_size];
-    {
-        const std::string record = reservation_record(0);
-        std::uint64_t tag;
-        memcpy(&tag, record.data(), sizeof tag);
-        const std::uint64_t counted = std::atomic_ref(*static_cast<std::uint64_t*>(address)).exchange(tag);
-        memcpy(bytes, address, sizeof bytes);
-        memcpy(bytes, &counted, sizeof counted);
-    }
+    std::uint64_t tag;
+    memcpy(&tag, reservation_record(0).data(), sizeof tag);
+    const std::uint64_t counted = std::atomic_ref(*static_cast<std::uint64_t*>(address)).exchange(tag);
+    memcpy(bytes, address, sizeof bytes);
+    memcpy(bytes, &counted, sizeof counted);
     munmap(address, reservation_file_size);
     const ReadReservation read = read_reservation_record(std::string_view(bytes, sizeof bytes));
     if (read.outcome != ReadReservation::Outcome::ticket_word) refuse_reservation_file("holds no reservation");
@@ -141,14 +138,10 @@ ReadReservation take_over_ticket_word() {
 int write_reservation(std::uint64_t until) {
     const int fd = open_reservation_file(O_WRONLY | O_CREAT);
     if (fd < 0) return fd == -2 ? -2 : errno;
-    char record[reservation_file_size];
-    {
-        const std::string text = reservation_record(unix_ms_of_units(until));
-        memcpy(record, text.data(), sizeof record);
-    }
+    const std::array<char, reservation_file_size> record = reservation_record(unix_ms_of_units(until));
     // In place, never truncated: a process still running 1.6.0's code maps this file and reads its first bytes.
     int status =
-        pwrite(fd, record, sizeof record, 0) == static_cast<ssize_t>(sizeof record) ? 0 : (errno ? errno : EIO);
+        pwrite(fd, record.data(), record.size(), 0) == static_cast<ssize_t>(record.size()) ? 0 : (errno ? errno : EIO);
     if (status == 0 && fdatasync(fd) != 0) status = errno;
     close(fd);
     return status;

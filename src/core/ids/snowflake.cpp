@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
@@ -88,12 +89,17 @@ std::optional<std::int64_t> least_id(std::int64_t unix_us, const Layout& layout)
     return static_cast<std::int64_t>(units << layout.low_bits());
 }
 
-std::string reservation_record(std::int64_t unix_ms) {
-    std::string digits;
-    for (auto rest = static_cast<std::uint64_t>(unix_ms); digits.empty() || rest != 0; rest /= 10)
-        digits.insert(digits.begin(), static_cast<char>('0' + rest % 10));
-    std::string record = std::string(reservation_tag) + digits + "\n";
-    record.resize(reservation_file_size, ' ');
+std::array<char, reservation_file_size> reservation_record(std::int64_t unix_ms) noexcept {
+    std::array<char, reservation_file_size> record;
+    record.fill(' ');
+    std::copy(reservation_tag.begin(), reservation_tag.end(), record.begin());
+    char digits[20];
+    std::size_t count = 0;
+    for (auto rest = static_cast<std::uint64_t>(unix_ms); count == 0 || rest != 0; rest /= 10)
+        digits[count++] = static_cast<char>('0' + rest % 10);
+    auto at = record.begin() + reservation_tag.size();
+    while (count > 0) *at++ = digits[--count];
+    *at = '\n';
     return record;
 }
 

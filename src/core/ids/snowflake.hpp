@@ -4,10 +4,10 @@
 #pragma once
 #include "core/common/no_postgres.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <string_view>
 
 namespace idcodec::snowflake {
@@ -128,7 +128,7 @@ inline constexpr std::uint64_t start_margin_ms = 100;
 // by an operator and written in place. (1.6.0's file held its last ticket in its first 8 bytes, in the pgEdge
 // layout; a reservation text in the same bytes is no ticket, so a process still running 1.6.0's code stops.)
 inline constexpr std::size_t reservation_file_size = 64;
-std::string reservation_record(std::int64_t unix_ms);
+std::array<char, reservation_file_size> reservation_record(std::int64_t unix_ms) noexcept;
 
 struct ReadReservation {
     enum class Outcome {

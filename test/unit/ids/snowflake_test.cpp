@@ -167,7 +167,8 @@ TEST(TicketCounter, ThreadsNeverShareATicketNorRunAheadOfTheClock) {
 }
 
 TEST(Reservation, RecordsReadBackAndRefuseWhatIsNone) {
-    const std::string record = reservation_record(1'764'000'000'123);
+    const auto bytes = reservation_record(1'764'000'000'123);
+    const std::string record(bytes.begin(), bytes.end());
     EXPECT_EQ(record.size(), reservation_file_size);
     EXPECT_TRUE(record.starts_with("idcodec snowflake v2 1764000000123\n   "));
     const auto read = read_reservation_record(record);
