@@ -17,6 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source test/lib/cluster.sh
+source test/lib/psql_fifo.sh
 source test/lib/check.sh
 started=$(date +%s%N)
 
@@ -101,27 +102,15 @@ taken() { awk '{ n += $1 } END { print n + 0 }' "$work/progress" 2>/dev/null || 
 # with SIGKILL (a client knows at once; a watcher, starved of the CPU by the clients, would be late).
 session() {
     local name=$1 kind=$2 target=$3 taken=0 conn=0 statement=0 per line began
-    local in=$work/state/$name.in out=$work/state/$name.out pid w r status backend
+    local in=$work/state/$name.in out=$work/state/$name.out w r status backend
     per=$([ "$kind" = ids ] && echo "$batch" || echo "$rows")
     trap '' PIPE  # a write to a psql that died fails instead of killing the session
     mkfifo "$in" "$out"
     while [ "$taken" -lt "$target" ]; do
         # connect, again while the server restarts (until a minute has passed)
-        local tries=0
-        while :; do
-            psql -X -q -At -v ON_ERROR_STOP=1 \
-                "host=localhost port=$port user=postgres dbname=postgres application_name=sf-$name" \
-                <"$in" >"$out" 2>>"$work/state/$name.err" &
-            pid=$!
-            exec {w}>"$in" {r}<"$out"
-            printf 'SELECT pg_backend_pid();\n' >&"$w" 2>/dev/null || true
-            if read -r -t 30 backend <&"$r" && [[ $backend =~ ^[0-9]+$ ]]; then break; fi
-            exec {w}>&- {r}<&-
-            wait "$pid" || true
-            tries=$((tries + 1))
-            [ $tries -lt 600 ] || { echo "$name: no connection for a minute" >>"$work/state/$name.err"; return 1; }
-            sleep 0.1
-        done
+        psql_fifo_connect "$port" "sf-$name" "$in" "$out" "$work/state/$name.err" 'SELECT pg_backend_pid();' '^[0-9]+$' ||
+            { echo "$name: no connection for a minute" >>"$work/state/$name.err"; return 1; }
+        w=$fifo_w r=$fifo_r backend=$fifo_first
         conn=$((conn + 1))
         if [ "$kind" = parallel ]; then
             # every row's ID made in a worker: the leader only gathers
@@ -168,10 +157,8 @@ session() {
                 kill -KILL "$backend"
             fi
         done
-        exec {w}>&-
         status=0
-        wait "$pid" || status=$?
-        exec {r}<&-
+        psql_fifo_close || status=$?
         # 2: the connection was lost (the crash); anything else ends the session
         if [ "$taken" -lt "$target" ]; then
             [ $status = 2 ] || { echo "$name: psql ended with status $status" >>"$work/state/$name.err"; return 1; }

@@ -33,6 +33,7 @@ idcodec_build_for "$new_bin/pg_config" "$IDCODEC_ROOT/build/pg-$target" ||
 
 source test/lib/check.sh
 source test/lib/cluster.sh
+source test/lib/psql_fifo.sh
 source test/replication/writer.sh
 # the newest psql, for both servers (a psql is made for its own and older servers)
 export PATH=$new_bin:$PATH

@@ -18,6 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source test/lib/check.sh
 source test/lib/cluster.sh
+source test/lib/psql_fifo.sh
 source test/replication/writer.sh
 export PATH=$PG_BIN:$PATH
 started=$SECONDS

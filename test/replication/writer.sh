@@ -1,4 +1,5 @@
-# Sourced by the replication suites: a client that writes in small batches and records what the server acknowledged.
+# Sourced by the replication suites (after test/lib/psql_fifo.sh): a client that writes in small batches and records
+# what the server acknowledged.
 #
 #   writer NAME PORT ROWS BATCH DIR
 #
@@ -15,27 +16,16 @@
 # line per lost connection), DIR/NAME.err (psql's messages).
 writer() {
     local name=$1 port=$2 rows=$3 batch=$4 dir=$5
-    local in=$dir/$name.in out=$dir/$name.out done_rows=0 seq=0 pid w r line status to file deadline sql
+    local in=$dir/$name.in out=$dir/$name.out done_rows=0 seq=0 w r line status to file sql
     trap '' PIPE  # a write to a psql that died fails instead of killing the writer
     mkfifo "$in" "$out"
     : >"$dir/$name.acked"
     echo "$EPOCHREALTIME" >"$dir/$name.started"
     while [ "$done_rows" -lt "$rows" ] && [ ! -e "$dir/stop" ]; do
         # connect, again while the server restarts
-        deadline=$((SECONDS + 60))
-        while :; do
-            psql -X -q -At -v ON_ERROR_STOP=1 \
-                "host=localhost port=$port user=postgres dbname=postgres application_name=writer-$name" \
-                <"$in" >"$out" 2>>"$dir/$name.err" &
-            pid=$!
-            exec {w}>"$in" {r}<"$out"
-            printf "SELECT 'ready';\n" >&"$w" 2>/dev/null || true
-            if read -r -t 30 line <&"$r" && [ "$line" = ready ]; then break; fi
-            exec {w}>&- {r}<&-
-            wait "$pid" || true
-            [ $SECONDS -lt "$deadline" ] || { echo "$name: no connection for a minute" >>"$dir/$name.err"; return 1; }
-            sleep 0.1
-        done
+        psql_fifo_connect "$port" "writer-$name" "$in" "$out" "$dir/$name.err" "SELECT 'ready';" '^ready$' ||
+            { echo "$name: no connection for a minute" >>"$dir/$name.err"; return 1; }
+        w=$fifo_w r=$fifo_r
         while [ "$done_rows" -lt "$rows" ] && [ ! -e "$dir/stop" ]; do
             seq=$((seq + 1))
             to=$((done_rows + batch))
@@ -49,10 +39,8 @@ writer() {
             done_rows=$to
             if declare -F after_batch >/dev/null; then after_batch "$name" "$done_rows"; fi
         done
-        exec {w}>&-
         status=0
-        wait "$pid" || status=$?
-        exec {r}<&-
+        psql_fifo_close || status=$?
         if [ "$done_rows" -lt "$rows" ] && [ ! -e "$dir/stop" ]; then
             # 2: the connection was lost; anything else (3: an error in a batch) ends the writer
             [ $status = 2 ] || { echo "$name: psql ended with status $status" >>"$dir/$name.err"; return 1; }
