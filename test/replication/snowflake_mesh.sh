@@ -190,8 +190,9 @@ check "the three servers' tables are identical (md5 of every row ordered by key:
 
 # No error in any log (every server is a subscriber) but those of the lost connections, each told by what it says
 # and which process said it (an apply worker names its subscription when it starts, a walsender the slot):
-# - an apply worker of a subscription to the killed server: its stream ended; the server refused it while down or
-#   starting up; or (its successor, started at once) the origin was still held by the worker whose stream ended;
+# - an apply worker of a subscription to the killed server: its stream ended (as it read or as it sent feedback); the
+#   server refused it while down or starting up; or (its successor, started at once) the origin was still held by the
+#   worker whose stream ended;
 # - the killed server's own subscriptions, started again: their slot on a publisher still held by the walsender of
 #   their old life (its walsender there says so too).
 # Anything else, a duplicate key above all (the apply of a row whose key a server has already), fails.
@@ -210,7 +211,7 @@ classify_errors() {  # classify_errors NODE: a line "expected: KIND" or "unexpec
             other = msg; sub(/.* PID /, "", other)
             kind = ""
             if (/ PANIC:  /) kind = ""
-            else if (to_victim && msg ~ /^could not receive data from WAL stream: server closed the connection unexpectedly/)
+            else if (to_victim && msg ~ /^could not (receive|send) data (from|to) WAL stream: server closed the connection unexpectedly/)
                 kind = "apply worker: the stream from the killed server ended"
             else if (to_victim && msg ~ /could not connect to the publisher: .*(Connection refused|the database system is (starting up|not yet accepting connections))/)
                 kind = "apply worker: the killed server refused the connection (down or starting up)"
