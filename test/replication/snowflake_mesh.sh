@@ -213,8 +213,10 @@ classify_errors() {  # classify_errors NODE: a line "expected: KIND" or "unexpec
             if (/ PANIC:  /) kind = ""
             else if (to_victim && msg ~ /^could not (receive|send) data (from|to) WAL stream: server closed the connection unexpectedly/)
                 kind = "apply worker: the stream from the killed server ended"
-            else if (to_victim && msg ~ /could not connect to the publisher: .*(Connection refused|the database system is (starting up|not yet accepting connections))/)
+            else if (to_victim && msg ~ /could not connect to the publisher: .*(Connection refused|the database system is (starting up|not yet accepting connections|in recovery mode))/)
                 kind = "apply worker: the killed server refused the connection (down or starting up)"
+            else if (to_victim && msg ~ /server closed the connection unexpectedly/)
+                kind = "apply worker: the connection to the killed server closed"
             else if (to_victim && msg ~ /^replication origin with ID [0-9]+ is already active for PID [0-9]+$/ && subscription[other] == mine)
                 kind = "apply worker: the origin still held by the worker whose stream ended"
             else if (of_victim && msg ~ ("^could not start WAL streaming: ERROR:  replication slot \"" mine "\" is active for PID"))
