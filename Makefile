@@ -137,6 +137,7 @@ $(BUILD)/$(1)/%.o: %.cpp $(CORE_HDRS) $(UNIT_HDRS) $(FUZZ_HDRS)
 	$(2) -c -o $$@ $$<
 endef
 $(eval $(call object_set,test,$(CXX) $(TEST_CXXFLAGS)))
+$(eval $(call object_set,bench,$(CXX) $(CXXSTD) -O3 -DNDEBUG -Isrc -Itest $(CORE_ONLY)))
 $(eval $(call object_set,asan,$(CXX) $(TEST_CXXFLAGS) $(SANITIZE)))
 $(eval $(call object_set,fuzz,$(FUZZ_OBJECT_CXX)))
 # objects SET, SOURCES: the objects of those sources in that set's tree
@@ -144,7 +145,8 @@ objects = $(patsubst %.cpp,$(BUILD)/$(1)/%.o,$(2))
 # made by the fuzz targets' pattern rule, yet kept (not deleted as intermediate files)
 .SECONDARY: $(call objects,fuzz,$(CORE_SRCS) $(FUZZ_SRCS))
 
-$(BUILD)/unit_tests: $(call objects,test,$(UNIT_SRCS) $(CORE_SRCS))
+# The unit tests link the extension's own core objects (plain C++, no PostgreSQL): what they test is what ships.
+$(BUILD)/unit_tests: $(call objects,test,$(UNIT_SRCS)) $(CORE_SRCS:.cpp=.o)
 	$(CXX) $(TEST_CXXFLAGS) -o $@ $^ $(CORE_LIBS) -lgtest -lgtest_main -pthread
 
 $(BUILD)/unit_tests_asan: $(call objects,asan,$(UNIT_SRCS) $(CORE_SRCS))
@@ -219,13 +221,11 @@ chaos: $(BUILD)/chaos_driver
 
 BENCH_SRCS = $(wildcard test/bench/*.cpp)
 
-$(BUILD)/core_bench: $(BENCH_SRCS) $(CORE_SRCS) $(CORE_HDRS) test/unit/chunking/fastcdc_reference.hpp
-	@mkdir -p $(BUILD)
-	$(CXX) $(CXXSTD) -O3 -DNDEBUG -Isrc -Itest $(CORE_ONLY) -o $@ $(BENCH_SRCS) $(CORE_SRCS) $(CORE_LIBS) -lbenchmark -lpthread
+$(BUILD)/core_bench: $(call objects,bench,$(BENCH_SRCS) $(CORE_SRCS))
+	$(CXX) -o $@ $^ $(CORE_LIBS) -lbenchmark -lpthread
 
-$(BUILD)/chunker_speed: test/bench/peers/chunker_speed.cpp $(CORE_SRCS) $(CORE_HDRS)
-	@mkdir -p $(BUILD)
-	$(CXX) $(CXXSTD) -O2 -DNDEBUG -Isrc $(CORE_ONLY) -o $@ $< $(CORE_SRCS) $(CORE_LIBS)
+$(BUILD)/chunker_speed: $(call objects,bench,test/bench/peers/chunker_speed.cpp $(CORE_SRCS))
+	$(CXX) -o $@ $^ $(CORE_LIBS)
 
 # Core throughput (Google Benchmark), the chunkers beside restic's, borg's and fastcdc-rs's (when its source is
 # given: test/bench/peers/run.sh), then the SQL ratios in one session: on the server PGHOST names (with idcodec

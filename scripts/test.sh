@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds idcodec and installs it into a temporary PostgreSQL installation (scripts/setup.sh),
-# starts a throwaway cluster and runs every suite. `make check` runs this.
-# Ends with one line "N passed, N failed, N skipped" (tests across all suites), after one line per PostgreSQL major.
-# Every suite runs on the default major (Debian's PostgreSQL 15); then the suites that must hold on every major run
-# on 16, 17 and 18 built from their stock sources (test/major.sh), and databases are upgraded across majors
-# (test/upgrade/run.sh).
+# Installs what is missing, builds idcodec and installs it into a temporary PostgreSQL installation (scripts/setup.sh)
+# and runs every suite. `make check` runs this.
+# Every suite runs on the default major (Debian's PostgreSQL 15), each on a throwaway cluster of its own; the suites
+# that must hold on every major run on 16, 17 and 18 built from their stock sources (test/major.sh), and databases
+# are upgraded across majors (test/upgrade/run.sh). The peers (the stock majors, Citus for each) are built once per
+# machine into a cache outside the checkout, before the suites that need them. Independent suites run side by side
+# (IDCODEC_JOBS at a time, by default one more than the cores); each suite's result is printed as it ends.
+# Ends with one line per PostgreSQL major, the time taken and the ten slowest steps, and the line
+# "N passed, N failed, N skipped" (tests across all suites).
 #
 #   bash scripts/test.sh [--quick | --fast]
 #       --quick: every suite on the default major only (the other majors and the upgrades are counted as skipped)
@@ -32,34 +35,43 @@ SKIPPED=0
 FAILED_SUITES=()
 SKIP_REASONS=()
 
-# record SUITE PASSED FAILED [SKIPPED]; the time since the previous record is the suite's (kept in STEP_TIMES as
-# "SECONDS NAME" for the closing lines)
-SECONDS=0
-LAST_RECORD=0
+# record SUITE PASSED FAILED SKIPPED SECONDS: adds a suite's counts to the totals and to its major's (CURRENT_GROUP,
+# by default the default major's) and prints its line
 STEP_TIMES=()
+GROUPS_SEEN=()
+declare -A GROUP_PASSED GROUP_FAILED GROUP_SKIPPED
 record() {
-    local skipped=${4:-0}
-    STEP_TIMES+=("$((SECONDS - LAST_RECORD)) $1")
+    local group=${CURRENT_GROUP:-$DEFAULT_MAJOR}
+    STEP_TIMES+=("$5 $1")
     PASSED=$((PASSED + $2))
     FAILED=$((FAILED + $3))
-    SKIPPED=$((SKIPPED + skipped))
+    SKIPPED=$((SKIPPED + $4))
+    [[ -v GROUP_PASSED[$group] ]] || GROUPS_SEEN+=("$group")
+    GROUP_PASSED[$group]=$((${GROUP_PASSED[$group]:-0} + $2))
+    GROUP_FAILED[$group]=$((${GROUP_FAILED[$group]:-0} + $3))
+    GROUP_SKIPPED[$group]=$((${GROUP_SKIPPED[$group]:-0} + $4))
     [ "$3" -gt 0 ] && FAILED_SUITES+=("$1")
-    log "$1: $2 passed, $3 failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped") ($((SECONDS - LAST_RECORD)) s)"
-    LAST_RECORD=$SECONDS
+    log "$1: $2 passed, $3 failed$([ "$4" -gt 0 ] && echo ", $4 skipped") ($5 s)"
 }
 
-# A script that reports steps (test/major.sh, test/upgrade/run.sh): one test per "ok: " line, one failure per
-# "FAILED: " line, one skipped test per "SKIPPED:" line; and one failure when it fails without saying which step,
-# passes having reported no step, or skips without saying why.
-run_steps() {
-    local name=$1; shift
-    local out status passed failed skips
-    out=$("$@" 2>&1)
-    status=$?
+# skip_reasons NAME OUTPUT: each "SKIPPED: reason" line of OUTPUT, kept for the closing lines; prints their number
+skip_reasons() {
+    local line count=0
+    while IFS= read -r line; do
+        SKIP_REASONS+=("$1: ${line#SKIPPED: }")
+        count=$((count + 1))
+    done < <(grep '^SKIPPED:' <<<"$2")
+    echo "$count"
+}
+
+# count_steps NAME STATUS OUTPUT SECONDS: a script that reports steps (test/major.sh, test/upgrade/run.sh): one test
+# per "ok: " line, one failure per "FAILED: " line, one skipped test per "SKIPPED:" line; and one failure when it
+# fails without saying which step, passes having reported no step, or skips without saying why.
+count_steps() {
+    local name=$1 status=$2 out=$3 passed failed skips
     passed=$(grep -c '^ok: ' <<<"$out")
     failed=$(grep -c '^FAILED: ' <<<"$out")
-    skips=$(grep -c '^SKIPPED:' <<<"$out")
-    while IFS= read -r line; do SKIP_REASONS+=("$name: ${line#SKIPPED: }"); done < <(grep '^SKIPPED:' <<<"$out")
+    skips=$(skip_reasons "$name" "$out")
     if [ "$failed" -eq 0 ]; then
         case $status in
             0) [ "$passed" -gt 0 ] || failed=1 ;;
@@ -68,73 +80,189 @@ run_steps() {
         esac
     fi
     if [ "$failed" -gt 0 ]; then printf '%s\n' "$out" | tail -n 60 >&2; else grep -E '^(ok|SKIPPED): ' <<<"$out" >&2; fi
-    record "$name" "$passed" "$failed" "$skips"
+    record "$name" "$passed" "$failed" "$skips" "$4"
 }
 
-# Google Test binaries: count test cases.
-run_gtest() {
-    local name=$1; shift
-    local out
-    out=$("$@" 2>&1)
-    local status=$?
-    local passed failed
+# count_gtest NAME STATUS OUTPUT SECONDS: a Google Test binary, one test per test case.
+count_gtest() {
+    local name=$1 status=$2 out=$3 passed failed
     passed=$(grep -oP '^\[  PASSED  \] \K[0-9]+' <<<"$out" | tail -n1)
     failed=$(grep -oP '^\[  FAILED  \] \K[0-9]+(?= tests?, listed below)' <<<"$out" | tail -n1)
-    if [ -z "$passed$failed" ] || { [ $status -ne 0 ] && [ -z "$failed" ]; }; then
+    if [ -z "$passed$failed" ] || { [ "$status" -ne 0 ] && [ -z "$failed" ]; }; then
         printf '%s\n' "$out" | tail -n 40 >&2
-        record "$name" "${passed:-0}" 1
+        record "$name" "${passed:-0}" 1 0 "$4"
         return
     fi
     [ -n "$failed" ] && printf '%s\n' "$out" | grep -E '^\[  FAILED  \]|Failure' | head -n 40 >&2
-    record "$name" "${passed:-0}" "${failed:-0}"
+    record "$name" "${passed:-0}" "${failed:-0}" 0 "$4"
 }
 
-# A script or command that passes as a whole: one test, plus one skipped test per "SKIPPED:" line it prints.
-run_check() {
-    local name=$1; shift
-    local out status skips
-    out=$("$@" 2>&1)
-    status=$?
-    skips=$(grep -c '^SKIPPED:' <<<"$out")
-    while IFS= read -r line; do SKIP_REASONS+=("$name: ${line#SKIPPED: }"); done < <(grep '^SKIPPED:' <<<"$out")
-    if [ $status -eq 77 ]; then
+# count_check NAME STATUS OUTPUT SECONDS: a script or command that passes as a whole: one test, plus one skipped test
+# per "SKIPPED:" line it prints (exit status 77: skipped as a whole).
+count_check() {
+    local name=$1 status=$2 out=$3 skips
+    skips=$(skip_reasons "$name" "$out")
+    if [ "$status" -eq 77 ]; then
         printf '%s\n' "$out" | tail -n 3 >&2
-        record "$name" 0 0 "$((skips > 0 ? skips : 1))"
-    elif [ $status -eq 0 ]; then
+        record "$name" 0 0 "$((skips > 0 ? skips : 1))" "$4"
+    elif [ "$status" -eq 0 ]; then
         printf '%s\n' "$out" | tail -n 3 >&2
-        record "$name" 1 0 "$skips"
+        record "$name" 1 0 "$skips" "$4"
     else
         printf '%s\n' "$out" | tail -n 40 >&2
-        record "$name" 0 1 "$skips"
+        record "$name" 0 1 "$skips" "$4"
     fi
 }
 
-# The pg_regress suites on the running cluster: one test per suite.
-run_regress() {
-    log "pg_regress suites"
-    local out regress_passed regress_failed
-    out=$(make -s installcheck PG_CONFIG=$PG_BIN/pg_config 2>&1)
+# count_regress NAME STATUS OUTPUT SECONDS: `make installcheck`, one test per pg_regress suite.
+count_regress() {
+    local name=$1 out=$3 passed failed
     printf '%s\n' "$out" | grep -E '\.\.\. |tests' >&2
-    regress_passed=$(grep -cE '\.\.\. ok' <<<"$out")
-    regress_failed=$(grep -cE '\.\.\. FAILED|\.\.\. failed' <<<"$out")
-    [ "$regress_failed" -gt 0 ] && [ -f regression.diffs ] && head -n 80 regression.diffs >&2
-    [ "$regress_passed" -eq 0 ] && [ "$regress_failed" -eq 0 ] && regress_failed=1
-    record "pg_regress" "$regress_passed" "$regress_failed"
+    passed=$(grep -cE '\.\.\. ok' <<<"$out")
+    failed=$(grep -cE '\.\.\. FAILED|\.\.\. failed' <<<"$out")
+    [ "$failed" -gt 0 ] && [ -f regression.diffs ] && head -n 80 regression.diffs >&2
+    [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ] && failed=1
+    record "$name" "$passed" "$failed" 0 "$4"
+}
+
+# count_prepare NAME STATUS OUTPUT SECONDS: building what suites need (a peer, the test programs) is no test: a
+# failure shows its last lines and fails once; a peer whose source is missing is left to its suites to report.
+count_prepare() {
+    local name=$1 status=$2 out=$3
+    STEP_TIMES+=("$4 $name")
+    case $status in
+        0) log "$name: done ($4 s)" ;;
+        77) log "$name: not possible ($(tail -n 1 <<<"$out")); its suites say so" ;;
+        *) printf '%s\n' "$out" | tail -n 40 >&2; record "$name" 0 1 0 0 ;;
+    esac
+}
+
+# ---- the scheduler: suites side by side
+# Most suites wait more than they compute (load phases, sleeps, network round trips, servers starting), so several
+# run at once: IDCODEC_JOBS slots (by default one more than the cores); a job that keeps every core busy by itself (a
+# compiler run, a CPU-bound push) takes WEIGHT slots. Each suite uses clusters and ports of its own (test/lib/
+# cluster.sh, IDCODEC_PORT_LEDGER), and what two suites could touch at once (a build directory, an installation
+# both install into) is a resource that only one job holds at a time. Jobs start in the order they were declared,
+# the longest first, as soon as what they need has ended and their resources and slots are free.
+JOBS=${IDCODEC_JOBS:-$(($(nproc) + 1))}
+JOB_IDS=()
+declare -A JOB_NAME JOB_KIND JOB_WEIGHT JOB_NEEDS JOB_HOLDS JOB_GROUP JOB_CLUSTER JOB_COMMAND JOB_STATE JOB_STARTED
+
+# job ID NAME KIND [--weight N] [--needs "ID ..."] [--holds "RESOURCE ..."] [--group MAJOR] [--cluster] -- COMMAND...
+#   KIND: check, steps, gtest, regress or prepare (the count_ function that reads its output)
+#   --group: whose counts its tests are (by default the default major's)
+#   --cluster: the command runs with a throwaway cluster of the default major of its own (PGHOST, PGPORT, ...)
+job() {
+    local id=$1
+    JOB_IDS+=("$id")
+    JOB_NAME[$id]=$2
+    JOB_KIND[$id]=$3
+    JOB_WEIGHT[$id]=1
+    JOB_NEEDS[$id]=""
+    JOB_HOLDS[$id]=""
+    JOB_GROUP[$id]=""
+    JOB_CLUSTER[$id]=0
+    JOB_STATE[$id]=waiting
+    shift 3
+    while [ "$1" != -- ]; do
+        case $1 in
+            --weight) JOB_WEIGHT[$id]=$2; shift 2 ;;
+            --needs) JOB_NEEDS[$id]=$2; shift 2 ;;
+            --holds) JOB_HOLDS[$id]=$2; shift 2 ;;
+            --group) JOB_GROUP[$id]=$2; shift 2 ;;
+            --cluster) JOB_CLUSTER[$id]=1; shift ;;
+        esac
+    done
+    shift
+    JOB_COMMAND[$id]=$(printf '%q ' "$@")
+}
+
+# job_ready ID USED HELD: whether it may start now (USED slots taken, HELD the resources held)
+job_ready() {
+    local id=$1 used=$2 held=$3 need resource
+    [ $((used + JOB_WEIGHT[$id])) -le "$JOBS" ] || [ "$used" -eq 0 ] || return 1
+    for need in ${JOB_NEEDS[$id]}; do [ "${JOB_STATE[$need]}" = done ] || return 1; done
+    for resource in ${JOB_HOLDS[$id]}; do [[ " $held " == *" $resource "* ]] && return 1; done
+    return 0
+}
+
+# job_run ID: the job's command in the background, its output and exit status into JOB_DIR
+job_run() {
+    local id=$1
+    (
+        if [ "${JOB_CLUSTER[$id]}" = 1 ]; then
+            start_cluster >/dev/null 2>&1 || { echo "the job's throwaway cluster did not start"; exit 1; }
+        fi
+        eval "${JOB_COMMAND[$id]}"
+    ) >"$JOB_DIR/$id.out" 2>&1 </dev/null
+    echo $? >"$JOB_DIR/$id.status"
+}
+
+# run_jobs: every declared job, until all have ended; each job's result is printed as it ends
+run_jobs() {
+    local id used held started_one finished
+    declare -A running=()
+    JOB_DIR=$(mktemp -d "${TMPDIR:-/tmp}/idcodec-jobs.XXXXXX")
+    export IDCODEC_PORT_LEDGER=$JOB_DIR/ports
+    # an interrupted run stops its jobs (whose own traps stop their clusters); background jobs ignore SIGINT
+    trap 'trap - INT TERM; kill -TERM 0 2>/dev/null; exit 130' INT TERM
+    trap 'rm -rf "$JOB_DIR"' EXIT
+    while :; do
+        # start what may start, in declaration order
+        started_one=1
+        while [ $started_one = 1 ]; do
+            started_one=0
+            used=0; held=""
+            for id in "${!running[@]}"; do
+                used=$((used + JOB_WEIGHT[${running[$id]}])); held+=" ${JOB_HOLDS[${running[$id]}]}"
+            done
+            for id in "${JOB_IDS[@]}"; do
+                [ "${JOB_STATE[$id]}" = waiting ] && job_ready "$id" "$used" "$held" || continue
+                JOB_STATE[$id]=running
+                JOB_STARTED[$id]=$SECONDS
+                job_run "$id" &
+                running[$!]=$id
+                started_one=1
+                break
+            done
+        done
+        [ ${#running[@]} -gt 0 ] || break
+        wait -n -p finished "${!running[@]}"
+        id=${running[$finished]}
+        unset "running[$finished]"
+        JOB_STATE[$id]=done
+        CURRENT_GROUP=${JOB_GROUP[$id]} "count_${JOB_KIND[$id]}" "${JOB_NAME[$id]}" "$(cat "$JOB_DIR/$id.status" 2>/dev/null || echo 1)" \
+            "$(cat "$JOB_DIR/$id.out")" "$((SECONDS - JOB_STARTED[$id]))"
+    done
 }
 
 run_unit_tests() {
     log "unit tests"
     make -s build/unit_tests >/dev/null 2>&1 || make build/unit_tests
-    run_gtest "unit tests" build/unit_tests
+    local started=$SECONDS out status
+    out=$(build/unit_tests 2>&1)
+    status=$?
+    count_gtest "unit tests" "$status" "$out" "$((SECONDS - started))"
+}
+
+run_regress() {
+    log "pg_regress suites"
+    local started=$SECONDS out status
+    out=$(make -s installcheck PG_CONFIG="$PG_BIN/pg_config" 2>&1)
+    status=$?
+    count_regress "pg_regress" "$status" "$out" "$((SECONDS - started))"
 }
 
 # the closing lines: each major's counts, the failing suites, the skipped ones, the time and where it went
 closing_lines() {
-    for line in "${MAJOR_LINES[@]}"; do log "$line"; done
+    local group
+    for group in "${GROUPS_SEEN[@]}"; do
+        log "$group: ${GROUP_PASSED[$group]} passed, ${GROUP_FAILED[$group]} failed, ${GROUP_SKIPPED[$group]} skipped"
+    done
     if [ ${#FAILED_SUITES[@]} -gt 0 ]; then log "failing suites: ${FAILED_SUITES[*]}"; fi
     for reason in "${SKIP_REASONS[@]}"; do log "skipped: $reason"; done
-    log "the test command took $((SECONDS / 60)) min $((SECONDS % 60)) s; the five slowest steps:"
-    printf '%s\n' "${STEP_TIMES[@]}" | sort -rn | head -n 5 | while read -r seconds name; do
+    log "the test command took $((SECONDS / 60)) min $((SECONDS % 60)) s ($JOBS jobs at a time); the ten slowest steps:"
+    printf '%s\n' "${STEP_TIMES[@]}" | sort -rn | head -n 10 | while read -r seconds name; do
         log "    $((seconds / 60)) min $((seconds % 60)) s  $name"
     done
     echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
@@ -143,99 +271,117 @@ closing_lines() {
 install_dependencies
 ensure_test_locale
 build_and_install
+DEFAULT_MAJOR="PostgreSQL $("$PG_BIN/pg_config" --version | sed 's/^PostgreSQL //') (Debian's, the default)"
 
 # The inner loop: what day-to-day work needs to know first, in a few minutes.
 if [ $FAST = 1 ]; then
     run_unit_tests
     start_cluster
     run_regress
-    MAJOR_LINES=("PostgreSQL $("$PG_BIN/pg_config" --version | sed 's/^PostgreSQL //') (Debian's, the default: unit tests and pg_regress): $PASSED passed, $FAILED failed")
     SKIP_REASONS+=("every other suite and major: --fast runs the unit tests and the pg_regress suites only")
-    record "other suites and majors" 0 0 1
+    record "other suites and majors" 0 0 1 0
     closing_lines
     [ "$FAILED" -eq 0 ]
     exit
 fi
 
-# The C++ test programs are independent of each other and each is one compiler run: build them side by side first
-# (a failure shows again where each is used).
-log "building the C++ test programs, $(nproc) at a time"
-LAST_RECORD=$SECONDS
-make -s -j"$(nproc)" build/unit_tests build/unit_tests_asan build/core_bench build/chunker_speed \
-    $(for target in test/fuzz/*.cpp; do echo "build/fuzz_$(basename "$target" .cpp)"; done) >/dev/null 2>&1
-log "built in $((SECONDS - LAST_RECORD)) s"
-STEP_TIMES+=("$((SECONDS - LAST_RECORD)) building the C++ test programs")
-LAST_RECORD=$SECONDS
-
-log "build rules: the core is locale-free, the core/shim boundary holds, the code is formatted, the scripts are safe, the benchmarks build"
-run_check "core locale-free" make -s check-locale-free PG_CONFIG=$PG_BIN/pg_config
-run_check "core/shim boundary" make -s check-boundary PG_CONFIG=$PG_BIN/pg_config
-run_check "clang-format" make -s check-format
-# `make check-scripts` runs this script; called directly, its exit status 77 (skipped) is not turned into make's 2.
-run_check "extension scripts: static check (PostgreSQL's parser)" bash test/security/check_scripts.sh
-# `make bench` is not run here (timings are no test), but its programs must keep compiling and its scripts parsing.
-run_check "benchmark programs build" bash -c \
-    'make -s build/core_bench build/chunker_speed && bash -n test/bench/run.sh && bash -n test/bench/peers/run.sh'
-
-run_unit_tests
-
-log "unit tests under AddressSanitizer and UBSan"
-make -s build/unit_tests_asan >/dev/null 2>&1 || make build/unit_tests_asan
-run_gtest "unit tests (asan+ubsan)" build/unit_tests_asan
-
-FUZZ_SECONDS=${FUZZ_SECONDS:-15}
-fuzz_targets=()
-for target in test/fuzz/*.cpp; do fuzz_targets+=("$(basename "$target" .cpp)"); done
-log "fuzz targets (${FUZZ_SECONDS}s each, $(nproc) at a time)"
-bash test/fuzz/run.sh "$FUZZ_SECONDS" "${fuzz_targets[@]}"
-for name in "${fuzz_targets[@]}"; do
-    run_check "fuzz $name" bash -c 'tail -n 40 "build/fuzz_$1.log"; exit "$(cat "build/fuzz_$1.status" 2>/dev/null || echo 1)"' \
-        fuzz "$name"
-done
-
-start_cluster
-
-run_regress
-
-for check in test/integration/*.sh; do
-    [ -e "$check" ] || continue
-    run_check "$(basename "$check" .sh)" bash "$check"
-done
-
-# The sanitized build replaces the installed library, so it comes last and the normal build is installed again.
-log "the extension under AddressSanitizer and UBSan inside a server"
-run_check "server under ASan+UBSan" bash test/asan_server.sh
-build_and_install
-
-# The package installs into the system's PostgreSQL (and removes itself again), tested on a cluster of its own.
-log "Debian package"
-run_check "debian package" bash test/package.sh
-
-MAJOR_LINES=("PostgreSQL $("$PG_BIN/pg_config" --version | sed 's/^PostgreSQL //') (Debian's, the default: every suite): $PASSED passed, $FAILED failed, $SKIPPED skipped")
-
-# The other majors, from their stock sources, each built once into the cache outside the checkout.
-for release in "${POSTGRES_RELEASES[@]}"; do
-    name="PostgreSQL $release"
-    [ "$release" = "$POSTGRES_ASSERT_RELEASE" ] && name+=" (assertions)"
-    if [ $QUICK = 1 ]; then
-        SKIP_REASONS+=("$name: --quick runs the default major only"); record "$name" 0 0 1
-    else
-        log "$name, built from its stock source"
-        before=("$PASSED" "$FAILED" "$SKIPPED")
-        run_steps "$name" bash test/major.sh "$release"
-        MAJOR_LINES+=("$name: $((PASSED - before[0])) passed, $((FAILED - before[1])) failed, $((SKIPPED - before[2])) skipped")
-    fi
-done
-if [ $QUICK = 1 ]; then
-    SKIP_REASONS+=("major upgrades: --quick runs the default major only"); record "major upgrades" 0 0 1
+# ---- what the peers are: each built once per machine into the cache, before the suites that use them
+source test/lib/citus_build.sh
+# citus_for RELEASE: Citus built for that stock release and installed into it (the default major's: citus_require)
+citus_for() {
+    PG_BIN=$(postgres_prefix "$1")/bin citus_require
+}
+if [ $QUICK = 0 ]; then
+    releases=("${POSTGRES_RELEASES[@]}" "$POSTGRES_UPGRADE_SOURCE")
 else
-    log "major upgrades: pg_upgrade and pg_dump/pg_restore of a database full of idcodec objects, and logical replication from 15 to ${POSTGRES_RELEASES[-1]}"
-    before=("$PASSED" "$FAILED" "$SKIPPED")
-    run_steps "major upgrades" bash test/upgrade/run.sh
-    run_steps "major upgrade by logical replication (15 -> ${POSTGRES_RELEASES[-1]})" \
+    releases=("${POSTGRES_RELEASES[-1]}")   # the install suite's PG_CONFIG form
+fi
+for release in "${releases[@]}"; do
+    job "pg-$release" "building PostgreSQL $release" prepare --weight 2 -- postgres_build "$release"
+done
+if [ $QUICK = 0 ]; then
+    for release in "${POSTGRES_RELEASES[@]}"; do
+        job "citus-$release" "building Citus for PostgreSQL $release" prepare --weight 2 --needs "pg-$release" -- \
+            citus_for "$release"
+    done
+fi
+job citus-15 "building Citus for the default major" prepare --weight 2 -- citus_require
+
+# The C++ test programs and the suites' client programs, one compiler run each, side by side.
+programs=(build/unit_tests build/unit_tests_asan build/core_bench build/chunker_speed build/chaos_driver
+          build/cluster_driver build/binary_types build/plan_diff)
+for target in test/fuzz/*.cpp; do programs+=("build/fuzz_$(basename "$target" .cpp)"); done
+job programs "building the C++ test programs" prepare --weight 2 -- \
+    make -s -j"$(nproc)" "${programs[@]}" PG_CONFIG="$PG_BIN/pg_config"
+
+# ---- the other majors, from their stock sources (their steps run one after another on a cluster of that major),
+# and the upgrades across majors: the longest chains, so they are declared first
+if [ $QUICK = 0 ]; then
+    for release in $(printf '%s\n' "${POSTGRES_RELEASES[@]}" | sort -rV); do
+        name="PostgreSQL $release"
+        [ "$release" = "$POSTGRES_ASSERT_RELEASE" ] && name+=" (assertions)"
+        job "major-$release" "$name" steps --group "$name" --needs "citus-$release programs" --holds "pg-$release" -- \
+            bash test/major.sh "$release"
+    done
+    all_releases=$(printf 'pg-%s ' "${POSTGRES_RELEASES[@]}" "$POSTGRES_UPGRADE_SOURCE")
+    job upgrades "major upgrades: pg_upgrade and pg_dump/pg_restore of a database full of idcodec objects" steps \
+        --group "major upgrades" --needs "$all_releases" --holds "$all_releases" -- bash test/upgrade/run.sh
+    job logical-upgrade "major upgrade by logical replication (15 -> ${POSTGRES_RELEASES[-1]})" steps \
+        --group "major upgrades" --needs "pg-${POSTGRES_RELEASES[-1]}" --holds "pg-${POSTGRES_RELEASES[-1]}" -- \
         bash test/replication/snowflake_major_upgrade.sh
-    MAJOR_LINES+=("major upgrades: $((PASSED - before[0])) passed, $((FAILED - before[1])) failed, $((SKIPPED - before[2])) skipped")
 fi
 
+# ---- the default major: every suite
+# The sanitized server builds into a copy and an installation of its own; the package builds a .deb.
+job asan-server "server under ASan+UBSan" check --weight 2 -- bash test/asan_server.sh
+job package "debian package" check --weight 2 --holds system-pg -- bash test/package.sh
+# The suites that take longest, then the rest in name order. Each runs on a cluster of its own. What a suite needs
+# built first, or holds: the install suite installs into the system's PostgreSQL and into the newest stock major.
+declare -A SUITE_OPTIONS=(
+    [install]="--needs pg-${POSTGRES_RELEASES[-1]} --holds 'system-pg pg-${POSTGRES_RELEASES[-1]}'"
+    [citus]="--needs citus-15" [citus_faults]="--needs 'citus-15 programs'" [citus_update]="--needs citus-15"
+    [chaos]="--needs programs" [types]="--needs programs" [planner]="--needs programs"
+    [snowflake_attack]="--weight 2" [snowflake_pressure]="--weight 2"
+)
+suites=(near_limit snowflake_attack citus install sqlsmith citus_faults chaos planner citus_update dist)
+for check in test/integration/*.sh; do
+    name=$(basename "$check" .sh)
+    [[ " ${suites[*]} " == *" $name "* ]] || suites+=("$name")
+done
+for name in "${suites[@]}"; do
+    eval "job 'suite-$name' '$name' check --cluster ${SUITE_OPTIONS[$name]:-} -- bash test/integration/$name.sh"
+done
+job regress pg_regress regress --cluster -- make -s installcheck PG_CONFIG="$PG_BIN/pg_config"
+
+# The build rules and the C++ tests.
+job locale-free "core locale-free" check -- make -s check-locale-free PG_CONFIG="$PG_BIN/pg_config"
+job boundary "core/shim boundary" check -- make -s check-boundary PG_CONFIG="$PG_BIN/pg_config"
+job format clang-format check -- make -s check-format
+# `make check-scripts` runs this script; called directly, its exit status 77 (skipped) is not turned into make's 2.
+job scripts "extension scripts: static check (PostgreSQL's parser)" check -- bash test/security/check_scripts.sh
+# `make bench` is not run here (timings are no test), but its programs must keep compiling and its scripts parsing.
+job bench-build "benchmark programs build" check --needs programs -- bash -c \
+    'make -s build/core_bench build/chunker_speed && bash -n test/bench/run.sh && bash -n test/bench/peers/run.sh'
+job unit "unit tests" gtest --needs programs -- build/unit_tests
+job unit-asan "unit tests (asan+ubsan)" gtest --needs programs -- build/unit_tests_asan
+FUZZ_SECONDS=${FUZZ_SECONDS:-15}
+for target in test/fuzz/*.cpp; do
+    name=$(basename "$target" .cpp)
+    job "fuzz-$name" "fuzz $name" check --needs programs -- bash -c \
+        'bash test/fuzz/run.sh "$1" "$2"; status=$?; tail -n 40 "build/fuzz_$2.log"; exit $status' fuzz "$FUZZ_SECONDS" "$name"
+done
+
+if [ $QUICK = 1 ]; then
+    for release in "${POSTGRES_RELEASES[@]}"; do
+        name="PostgreSQL $release"
+        [ "$release" = "$POSTGRES_ASSERT_RELEASE" ] && name+=" (assertions)"
+        SKIP_REASONS+=("$name: --quick runs the default major only"); CURRENT_GROUP=$name record "$name" 0 0 1 0
+    done
+    SKIP_REASONS+=("major upgrades: --quick runs the default major only")
+    CURRENT_GROUP="major upgrades" record "major upgrades" 0 0 1 0
+fi
+
+log "running ${#JOB_IDS[@]} jobs, $JOBS at a time"
+run_jobs
 closing_lines
 [ "$FAILED" -eq 0 ]

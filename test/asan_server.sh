@@ -4,17 +4,20 @@
 # pg_regress suite, the survival battery, the systematic hostile battery and a short sqlsmith run against it.
 # Fails on any sanitizer report (each one aborts the backend that hit it) and on any failing suite. Then the
 # positive control: deliberate faults built into this build alone (test/asan_control.cpp), each of which must be
-# reported, so a run whose sanitizers silently stopped working fails. Leaves the sanitized library installed: the
-# caller reinstalls the normal build (scripts/test.sh does).
+# reported, so a run whose sanitizers silently stopped working fails.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
-pg_config=$PG_BIN/pg_config
 
-# ---- the sanitized library, built in a copy so the normal objects stay as they are
+# ---- the sanitized library, built in a copy so the normal objects stay as they are, and installed into an
+# installation of its own, so suites running beside this one keep the normal library
+source scripts/setup.sh
+installation=$IDCODEC_CACHE/asan-$(printf '%s' "$ROOT" | md5sum | cut -c1-8)
+rm -rf "$installation"
+copy_system_installation "$installation"
+export PG_BIN=$installation$SYSTEM_PG/bin
+pg_config=$PG_BIN/pg_config
 copy=$ROOT/build/asan-server
-IDCODEC_ROOT=$ROOT
 source test/lib/postgres_build.sh
 idcodec_copy_sources "$copy"
 make -C "$copy" -s -j"$(nproc)" PG_CONFIG="$pg_config" SANITIZE_SERVER=1 >/dev/null
@@ -58,7 +61,8 @@ step() {  # step NAME COMMAND...: runs it, shows its last lines, counts a failur
         failures=$((failures + 1))
     fi
 }
-step "pg_regress suites" make -s installcheck PG_CONFIG="$pg_config"
+# (in the copy: its results stay apart from a pg_regress run in the checkout beside this one)
+step "pg_regress suites" make -C "$copy" -s installcheck PG_CONFIG="$pg_config"
 step "survival battery" bash test/integration/survival.sh
 step "hostile battery" bash test/integration/hostile.sh
 step "sqlsmith" env IDCODEC_SQLSMITH_PORT="$port" IDCODEC_SQLSMITH_LOG="$CLUSTERS/asan.log" \

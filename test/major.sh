@@ -100,7 +100,7 @@ step "the types under the planner: amvalidate, the differential query test, 1.5.
 step "snowflake IDs under pressure: a slowed clock, 8 sessions, parallel workers, a step back, a crash" \
     bash test/integration/snowflake_pressure.sh
 step "snowflake attack: a default role's pushes (1, 2, 8 sessions) stay within 10 ms of the clock, a failover after a push repeats no key, a client's own idcodec.node_id is refused" \
-    bash test/integration/snowflake_attack.sh
+    env IDCODEC_PUSH_SECONDS=5 bash test/integration/snowflake_attack.sh
 step "snowflake IDs and a faulty clock: steps back of 5 ms, 2 s and 1 hour, a jump to the layout's end, the reservation file removed, replaced and truncated" \
     bash test/integration/snowflake_clock.sh
 step "snowflake_convert_column: every row judged (REPEATABLE READ, SERIALIZABLE, FORCE ROW LEVEL SECURITY), the table as it was after a refusal, a converted table through pg_dump" \

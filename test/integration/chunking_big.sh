@@ -12,7 +12,7 @@ out=$(mktemp)
 trap 'rm -f "$out"; q -c "DROP TABLE IF EXISTS idcodec_big" >/dev/null 2>&1 || true' EXIT
 
 # The backend's private memory (RssAnon: shared buffers excluded), sampled while it chunks the whole value.
-source "$(dirname "$0")/../lib/peak_memory.sh"
+source "$(dirname "$0")/../lib/backend_probe.sh"
 growth=$(peak_private_mb "$out" \
     "SELECT count(*) || ' ' || sum(length) FROM idcodec_big, cdc_chunks(idcodec_big.data, digest => 'sha256')")
 read -r chunks bytes < <(tail -n 1 "$out")

@@ -8,6 +8,7 @@
 #                                 when its source is not beside the checkout, exit 1 when the build fails
 #
 # Build dependencies come from Debian (apt-get, as root).
+source "$(dirname "${BASH_SOURCE[0]}")/lock.sh"
 CITUS_BUILD_PACKAGES=(libzstd-dev liblz4-dev libcurl4-openssl-dev libkrb5-dev libssl-dev libselinux1-dev libpam0g-dev
                       libxslt1-dev libreadline-dev)
 
@@ -67,6 +68,11 @@ citus_copy() {
 }
 
 citus_require() {
+    with_lock "citus-$(citus_pg_config)" citus_require_alone
+}
+
+# citus_require_alone: citus_require while no other suite builds or installs Citus for that PostgreSQL
+citus_require_alone() {
     local release archive patch="" pg_config stamp stage missing=() package
     release=$(citus_release)
     archive=$(find_peer "citus-$release.tar.gz")

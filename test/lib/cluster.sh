@@ -18,6 +18,7 @@
 # should that be gone too, the next run that sources this file stops the clusters of every earlier run whose process
 # is gone. The servers run as 'postgres' when we are root (initdb refuses root), from /,
 # since the postgres user may not be able to enter the checkout.
+source "$(dirname "${BASH_SOURCE[0]}")/lock.sh"
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 CLUSTER_START_SECONDS=${CLUSTER_START_SECONDS:-120}
 STARTED_CLUSTERS=()
@@ -77,7 +78,7 @@ cluster_init() {
     local name=$1
     shift
     if ! as_postgres timeout --foreground "$CLUSTER_START_SECONDS" "$PG_BIN/initdb" -D "$CLUSTERS/$name" -U postgres -E UTF8 \
-            --locale=C.UTF-8 -A trust "$@" >"$CLUSTERS/$name.initdb.log" 2>&1; then
+            --locale=C.UTF-8 -A trust --no-sync "$@" >"$CLUSTERS/$name.initdb.log" 2>&1; then
         echo "initdb of cluster $name failed or took over ${CLUSTER_START_SECONDS}s ($PG_BIN/initdb):" >&2
         tail -n 20 "$CLUSTERS/$name.initdb.log" >&2
         return 1
@@ -129,13 +130,18 @@ trap 'exit 143' TERM
 
 # free_port: a TCP port on localhost that nothing listens on, and that this run has not handed out before (callers
 # take several before starting any server; a command substitution cannot keep that in a variable, so a file does).
+# Suites run side by side by scripts/test.sh share its file, IDCODEC_PORT_LEDGER.
 free_port() {
+    with_lock "ports-${IDCODEC_PORT_LEDGER:-$CLUSTERS}" free_port_from "${IDCODEC_PORT_LEDGER:-$CLUSTERS/ports}"
+}
+
+free_port_from() {
     local port
     while :; do
         port=$((20000 + RANDOM % 20000))
-        grep -qx "$port" "$CLUSTERS/ports" 2>/dev/null && continue
+        grep -qx "$port" "$1" 2>/dev/null && continue
         (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && continue
-        echo "$port" >>"$CLUSTERS/ports"
+        echo "$port" >>"$1"
         echo "$port"
         return
     done

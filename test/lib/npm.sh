@@ -9,13 +9,16 @@
 # when it succeeds or when COMMAND says what is needed is installed anyway. Otherwise prints
 # "SKIPPED: LABEL: npm registry unreachable: REASON" and exits 77 when the registry cannot be reached, and prints
 # npm's output and exits 1 on any other failure (the registry answers, so the failure is ours).
+source "$(dirname "${BASH_SOURCE[0]}")/lock.sh"
+
 npm_install_or_skip() {
     local label=$1 seconds=$2
     shift 2
     local npm_flags=(--no-audit --no-fund --no-update-notifier --loglevel=error --prefer-offline
                      --fetch-timeout=15000 --fetch-retries=1 --fetch-retry-mintimeout=1000 --fetch-retry-maxtimeout=3000)
     local out
-    out=$(timeout "$seconds" npm install "${npm_flags[@]}" 2>&1) && return 0
+    # suites side by side install into the same node_modules one at a time
+    out=$(with_lock "npm-$PWD" timeout "$seconds" npm install "${npm_flags[@]}" 2>&1) && return 0
     "$@" && return 0
     # An unreachable registry (skip) told from any other npm failure (fail): npm names the network error, or the
     # registry does not answer a ping (a timeout, or certificates this machine cannot verify).

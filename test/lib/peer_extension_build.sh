@@ -4,6 +4,8 @@
 #   pgedge_snowflake_install ARCHIVE PG_CONFIG   pgEdge's snowflake 2.6.0
 #
 # Each builds and installs unless that installation has the extension already.
+source "$(dirname "${BASH_SOURCE[0]}")/lock.sh"
+
 pg_hashids_install() {
     peer_extension_install "pg_hashids 1.3" "$1" "$2" pg_hashids pg_hashids--1.3.sql
 }
@@ -16,6 +18,10 @@ pgedge_snowflake_install() {
 # peer_extension_install LABEL ARCHIVE PG_CONFIG NAME SCRIPT [MAKE_ARGUMENT ...]: NAME is the control file's and
 # library's name, SCRIPT the extension script that shows the wanted version is installed.
 peer_extension_install() {
+    with_lock "peer-$4-$3" peer_extension_install_alone "$@"
+}
+
+peer_extension_install_alone() {
     local label=$1 archive=$2 pg_config=$3 name=$4 script=$5 build source_dir
     shift 5
     if [ -f "$("$pg_config" --pkglibdir)/$name.so" ] && [ -f "$("$pg_config" --sharedir)/extension/$script" ]; then

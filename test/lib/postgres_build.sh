@@ -13,6 +13,7 @@
 #   idcodec_build_for PG_CONFIG DEST idcodec built in such a copy with -Werror and installed into that PostgreSQL
 #
 # IDCODEC_CACHE (scripts/setup.sh) is the cache.
+source "$(dirname "${BASH_SOURCE[0]}")/lock.sh"
 POSTGRES_BUILD_PACKAGES=(bison flex zlib1g-dev make gcc)
 # The stock releases the suites run on besides Debian's 15; the newest runs with the server's own assertions.
 POSTGRES_RELEASES=(16.13 17.6 18.6)
@@ -26,6 +27,11 @@ postgres_prefix() {
 }
 
 postgres_build() {
+    with_lock "postgresql-$1" postgres_build_alone "$1"
+}
+
+# postgres_build_alone VERSION: postgres_build while no other run builds that release
+postgres_build_alone() {
     local version=$1 tarball prefix stamp options build status
     tarball=$(find_peer "postgresql-$version.tar.gz")
     if [ -z "$tarball" ]; then
