@@ -1,6 +1,8 @@
 -- Installing an earlier release and updating gives the current functions. Each release from 1.0.0 on (the first; the
--- versions before it were never released) is installed from its complete install script, with the functions it
--- had, and updated through the chain to the current version, with its functions and the same outputs.
+-- versions before it were never released) is installed from its complete install script, a test fixture
+-- (test/releases/, installed by `make install WITH_RELEASE_FIXTURES=1`: the package and a plain `make install`
+-- ship only the current version's), with the functions it had, and updated through the chain to the current
+-- version, with its functions and the same outputs.
 SET client_min_messages = warning;
 CREATE FUNCTION pg_temp.idcodec_functions() RETURNS bigint LANGUAGE sql AS $$
     SELECT count(*) FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec'

@@ -3,7 +3,8 @@
 #   idcodec_current    the version a fresh install gets (idcodec.control's default_version)
 #   idcodec_previous   the release the current one updates from: the newest with an update script to it
 #   idcodec_releases   every earlier release a database may be at: each version the root's update chain updates
-#                      from, oldest first
+#                      from, oldest first (a test installation installs each from its complete script in
+#                      test/releases/, `make install WITH_RELEASE_FIXTURES=1`)
 #   idcodec_oldest     the first of them, from which the chain leads through every later one
 idcodec_current() {
     sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control
