@@ -3,7 +3,15 @@
 EXTENSION = idcodec idcodec_pg_hashids
 MODULE_big = idcodec
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control)
+# One complete install script per extension (the current version) and the update chain from the first release.
 DATA = $(wildcard idcodec--*.sql) $(wildcard idcodec_pg_hashids--*.sql)
+# The complete install scripts of the earlier releases are test fixtures (test/releases/), so that the suites can
+# make a database as each release made it: `make install WITH_RELEASE_FIXTURES=1` installs them beside the rest (PGXS
+# installs DATA by file name), into a test installation only. A plain `make install`, the package and the PGXN
+# archive's install leave them out, so a role with CREATE cannot install an old version on a real server.
+ifeq ($(WITH_RELEASE_FIXTURES),1)
+DATA += $(wildcard test/releases/idcodec--*.sql)
+endif
 
 # The core: a folder per family (ids, chunking, search) and common/ for what every family uses.
 CORE_SRCS = $(wildcard src/core/*/*.cpp)

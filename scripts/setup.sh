@@ -118,12 +118,14 @@ make_temp_installation() {
     echo "$origin" >"$IDCODEC_INSTALL/.made-from"
 }
 
-# The extension is built warning-free: the test command treats a warning as an error (WERROR=0 relaxes it).
+# The extension is built warning-free: the test command treats a warning as an error (WERROR=0 relaxes it). The
+# test installation also gets the earlier releases' complete install scripts (test/releases/), which the suites
+# install old versions from; a plain `make install` leaves them out.
 build_and_install() {
     make_temp_installation
     log "building idcodec"
     make -C "$IDCODEC_ROOT" -s -j"$(nproc)" PG_CONFIG=$PG_BIN/pg_config WERROR=${WERROR:-1} >/dev/null
-    make -C "$IDCODEC_ROOT" -s PG_CONFIG=$PG_BIN/pg_config install >/dev/null
+    make -C "$IDCODEC_ROOT" -s PG_CONFIG=$PG_BIN/pg_config WITH_RELEASE_FIXTURES=1 install >/dev/null
 }
 
 # A throwaway cluster of the temporary installation on a port of its own (IDCODEC_PORT chooses it); PGHOST, PGPORT,

@@ -1,15 +1,39 @@
--- Installing an older version and updating gives the current functions.
+-- Installing an earlier release and updating gives the current functions. Each release from 1.0.0 on (the first; the
+-- versions before it were never released) is installed from its complete install script, a test fixture
+-- (test/releases/, installed by `make install WITH_RELEASE_FIXTURES=1`: the package and a plain `make install`
+-- ship only the current version's), with the functions it had, and updated through the chain to the current
+-- version, with its functions and the same outputs.
 SET client_min_messages = warning;
 CREATE FUNCTION pg_temp.idcodec_functions() RETURNS bigint LANGUAGE sql AS $$
     SELECT count(*) FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec'
     WHERE d.classid = 'pg_proc'::regclass
 $$;
+CREATE FUNCTION pg_temp.idcodec_version() RETURNS text LANGUAGE sql AS $$
+    SELECT extversion FROM pg_extension WHERE extname = 'idcodec'
+$$;
+-- what the extension has and gives once updated
+CREATE FUNCTION pg_temp.updated(OUT version text, OUT functions bigint, OUT hashids text, OUT sqids text)
+LANGUAGE sql AS $$
+    SELECT pg_temp.idcodec_version(), pg_temp.idcodec_functions(), hashids_encode(347, 'this is my salt'),
+           sqids_encode(ARRAY[1, 2, 3])
+$$;
+CREATE TEMP TABLE releases (n bigint, release text, installed text, functions bigint, updated_to text,
+                            functions_after bigint, hashids text, sqids text);
 DROP EXTENSION idcodec CASCADE;
-CREATE EXTENSION idcodec VERSION '0.1.0';
-SELECT extversion, pg_temp.idcodec_functions() FROM pg_extension WHERE extname = 'idcodec';
-ALTER EXTENSION idcodec UPDATE;
-SELECT extversion, pg_temp.idcodec_functions() FROM pg_extension WHERE extname = 'idcodec';
-SELECT hashids_encode(347, 'this is my salt') AS hashids, sqids_encode(ARRAY[1, 2, 3]) AS sqids;
+-- every release, oldest first (\gexec runs the statements of each row in turn)
+SELECT format('CREATE EXTENSION idcodec VERSION %L', release),
+       format('INSERT INTO pg_temp.releases'
+              ' SELECT %s, %L, pg_temp.idcodec_version(), pg_temp.idcodec_functions()', n, release),
+       'ALTER EXTENSION idcodec UPDATE',
+       format('UPDATE pg_temp.releases SET (updated_to, functions_after, hashids, sqids) ='
+              ' (SELECT * FROM pg_temp.updated()) WHERE n = %s', n),
+       'DROP EXTENSION idcodec'
+FROM unnest('{1.0.0,1.1.0,1.2.0,1.3.0,1.4.0,1.5.0,1.5.1,1.6.0}'::text[]) WITH ORDINALITY AS r(release, n)
+ORDER BY n \gexec
+SELECT release, installed, functions, updated_to, functions_after, hashids, sqids FROM pg_temp.releases ORDER BY n;
+-- ... as a fresh install has
+CREATE EXTENSION idcodec;
+SELECT pg_temp.idcodec_version() AS fresh, pg_temp.idcodec_functions() AS functions;
 
 -- 1.0.0 -> 1.1.0 with a view and a SQL function over cdc_chunks: cdc_chunks gains a parameter, the objects made
 -- with the old one keep working (it stays, renamed), and both give the rows they gave before.

@@ -7,10 +7,15 @@
 #      directory the postgres user cannot read, as a checkout under /root is;
 #   3. checks the .deb is named postgresql-15-idcodec_<debian/changelog version>_<arch>.deb, that the changelog's
 #      upstream version is idcodec.control's default_version, and that it holds idcodec.so and every *.control and
-#      *--*.sql of the sources (so a new extension the Makefile forgets to install is caught);
+#      *--*.sql of the sources (so a new extension the Makefile forgets to install is caught) and nothing else in
+#      the extension directory: one complete install script per extension, none of the earlier releases' (the test
+#      fixtures of test/releases/);
 #   4. unpacks it (dpkg -x) into a copy of the system's PostgreSQL installation, so that whatever the system has
-#      installed (a `make install`, an earlier package) stays as it is, and runs `make installcheck` from a second,
-#      never-built copy of the sources against a throwaway cluster of that installation.
+#      installed (a `make install`, an earlier package) stays as it is; on a throwaway cluster of that installation,
+#      checks that the package offers the current version of idcodec alone (no earlier release can be installed
+#      from it, by any role); then adds the earlier releases' complete install scripts to that copy, as every test
+#      installation has them (the upgrade suite installs each release and updates it), and runs `make installcheck`
+#      from a second, never-built copy of the sources against the cluster.
 # DEB_BUILD_OPTIONS=nocheck skips the regression run inside the package build (dh_pgxs_test); step 4 always runs.
 # Ends with one summary line.
 set -euo pipefail
@@ -103,6 +108,8 @@ done
 for file in "${expected_files[@]}"; do
     grep -qxF "$file" <<<"$contents" || fail "$expected_deb lacks $file"
 done
+extra=$(grep -E "^$extdir/[^/]+$" <<<"$contents" | grep -vxF -f <(printf '%s\n' "${expected_files[@]}") || true)
+[ -z "$extra" ] || fail "$expected_deb ships files that are not the sources' control files and scripts:" $extra
 if grep -q '/bitcode/' <<<"$contents"; then fail "$expected_deb ships LLVM bitcode (the Makefile sets with_llvm = no)"; fi
 
 # ---- unpack into a copy of the system's installation, then run the regression suite from sources where nothing
@@ -119,9 +126,22 @@ CHECK_SRC=$WORK/check/idcodec
 copy_sources "$ROOT" "$CHECK_SRC"
 built=$(find "$CHECK_SRC" \( -name '*.o' -o -name '*.so' -o -name '*.bc' \) -print -quit)
 [ -z "$built" ] || fail "the test copy holds a build product: $built"
-log "make installcheck against the installed package"
 port=$(free_port)
 cluster_start package "$port"
+# The package offers the current version alone: every earlier release is refused, to every role.
+releases=$(cd "$CHECK_SRC" && source test/lib/versions.sh && idcodec_releases)
+available=$(cluster_psql "$port" -c "SELECT string_agg(version, ' ' ORDER BY version)
+                                     FROM pg_available_extension_versions WHERE name = 'idcodec'")
+[ "$available" = "$default_version" ] || fail "$expected_deb offers the versions $available of idcodec, not $default_version alone"
+refused=$(for release in $releases; do echo "CREATE EXTENSION idcodec VERSION '$release';"; done |
+    cluster_psql "$port" -v ON_ERROR_STOP=0 2>&1 | grep -c 'has no installation script nor update path for version' || true)
+[ "$refused" = "$(wc -w <<<"$releases")" ] ||
+    fail "$expected_deb installs an earlier release: $refused of the $(wc -w <<<"$releases") releases refused"
+# The upgrade suite installs each earlier release from its complete install script: test installations have them
+# (make install WITH_RELEASE_FIXTURES=1), the package does not, so they are added to this copy of the installation.
+cp "$CHECK_SRC"/test/releases/*.sql "$INSTALL$extdir/"
+chmod a+r "$INSTALL$extdir"/*.sql
+log "make installcheck against the installed package (with the earlier releases' install scripts added)"
 set +e
 (cd "$CHECK_SRC" && PGHOST=localhost PGPORT=$port PGUSER=postgres make installcheck PG_CONFIG="$PG_CONFIG") >"$WORK/check/installcheck.log" 2>&1
 check_status=$?
@@ -136,4 +156,5 @@ if [ $check_status -ne 0 ] || ! grep -q '^All [0-9]* tests passed' <<<"$summary"
 fi
 
 echo "package.sh: $expected_deb built in ${build_seconds}s in a directory the postgres user cannot read" \
-     "(${#expected_files[@]} extension files checked); installcheck against it: $summary; the system's PostgreSQL untouched"
+     "(${#expected_files[@]} extension files checked, nothing else shipped; only $default_version installable, the" \
+     "$(wc -w <<<"$releases") earlier releases refused); installcheck against it: $summary; the system's PostgreSQL untouched"

@@ -1,15 +1,33 @@
 #!/usr/bin/env bash
-# A fresh install of the current version and an install of every earlier version updated with ALTER EXTENSION
-# UPDATE have identical catalogs: each function's signature, argument names and defaults, result, volatility,
-# strictness, parallel safety, cost and rows, C symbol and library, and comment; each operator's function,
-# commutator, negator, estimators, HASHES and MERGES; each operator class; every member of every operator family. Every function has a one-line
-# comment (what \df+ shows).
+# A fresh install of the current version and an install of every earlier release (each from its complete install
+# script, a fixture in test/releases/) updated with ALTER EXTENSION UPDATE have identical catalogs: each function's
+# signature, argument names and defaults, result, volatility, strictness, parallel safety, cost and rows, C symbol
+# and library, and comment; each operator's function, commutator, negator, estimators, HASHES and MERGES; each
+# operator class; every member of every operator family. Every function has a one-line comment (what \df+ shows).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source test/lib/versions.sh
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
-current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control)
-earlier=$(ls idcodec--*--*.sql | sed -E 's/^idcodec--([0-9.]+)--.*/\1/' | sort -uV)
+current=$(idcodec_current)
+earlier=$(idcodec_releases)
 failures=0
+
+# Every release the update chain starts from has its complete install script among the fixtures, and there is none
+# other: a database at an earlier release is made here as that release's script made it.
+fixtures=$(ls test/releases/idcodec--*.sql | sed -nE 's#^test/releases/idcodec--([0-9.]+)\.sql$#\1#p' | sort -V)
+if [ "$fixtures" != "$earlier" ]; then
+    echo "the fixtures in test/releases/ ($(echo $fixtures)) are not the releases the update chain starts from ($(echo $earlier))"
+    failures=$((failures + 1))
+fi
+# ... and the installation has each as it is there: without it, CREATE EXTENSION ... VERSION would quietly make that
+# release from an earlier one's script and the updates.
+extdir=$("$PG_BIN/pg_config" --sharedir)/extension
+for version in $fixtures; do
+    if ! cmp -s "test/releases/idcodec--$version.sql" "$extdir/idcodec--$version.sql"; then
+        echo "the installation lacks test/releases/idcodec--$version.sql as it is (make install WITH_RELEASE_FIXTURES=1)"
+        failures=$((failures + 1))
+    fi
+done
 
 describe() {
     q -d "$1" -f test/lib/catalog_describe.sql
@@ -45,7 +63,7 @@ for version in $earlier; do
     updated=$(describe idcodec_catalog_updated)
     if [ "$updated" != "$fresh" ]; then
         echo "$version updated to $current differs from a fresh $current install:"
-        diff <(echo "$fresh") <(echo "$updated") | head -n 20
+        diff <(echo "$fresh") <(echo "$updated") | head -n 20 || true
         failures=$((failures + 1))
     else
         echo "$version -> $current: identical"

@@ -22,10 +22,11 @@ versions() {
     citus_per_node "SELECT coalesce((SELECT extversion FROM pg_extension WHERE extname = 'idcodec'), 'none')" | paste -sd' '
 }
 current=$(idcodec_current)
+oldest=$(idcodec_oldest)
 
 # ---- the extension on every node
-c -c "CREATE EXTENSION idcodec VERSION '0.4.0'"
-check "CREATE EXTENSION on the coordinator reaches both workers" "$(versions)" "0.4.0 0.4.0 0.4.0"
+c -c "CREATE EXTENSION idcodec VERSION '$oldest'"
+check "CREATE EXTENSION on the coordinator reaches both workers" "$(versions)" "$oldest $oldest $oldest"
 c -c "ALTER EXTENSION idcodec UPDATE"
 check "ALTER EXTENSION idcodec UPDATE reaches both workers" "$(versions)" "$current $current $current"
 # Where Citus does not propagate the update (here: DDL propagation off in the session), it is run on the workers.

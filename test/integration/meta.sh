@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # META.json follows the PGXN Meta Spec 1.0.0 (every required key, values of the right form) and agrees with the
 # repository: one `provides` entry per control file, each at the control file's default_version, with an install
-# script of that version that exists; the distribution's version is idcodec's; CHANGELOG.md has a section for it;
-# the PostgreSQL versions it requires are the majors debian/pgversions lists.
+# script of that version that exists and is the only complete install script of that extension the distribution
+# ships (at the root: the earlier releases' are test fixtures in test/releases/, none at a current version); the
+# distribution's version is idcodec's; CHANGELOG.md has a section for it; the PostgreSQL versions it requires are
+# the majors debian/pgversions lists.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 python3 - <<'PY'
@@ -60,6 +62,18 @@ for name, entry in provides.items():
     for key in ("file", "docfile"):
         if key in entry and not glob.glob(entry[key]):
             problems.append(f"provides.{name}.{key} {entry[key]} does not exist")
+# One complete install script per extension at the root (what the Makefile installs, the package and the archive
+# ship); an earlier release's is a test fixture, never one at the current version (which the package's would be).
+for name, version in controls.items():
+    complete = sorted(path for path in glob.glob(f"{name}--*.sql") if path.count("--") == 1)
+    if complete != [f"{name}--{version}.sql"]:
+        problems.append(f"the root holds the complete install scripts {complete} of {name}, not {name}--{version}.sql alone")
+for path in sorted(glob.glob("test/releases/*.sql")):
+    match = re.fullmatch(r"test/releases/([a-z_]+)--([0-9.]+)\.sql", path)
+    earlier = match and match.group(1) in controls and \
+        [int(n) for n in match.group(2).split(".")] < [int(n) for n in controls[match.group(1)].split(".")]
+    if not earlier:
+        problems.append(f"{path} is not the complete install script of an earlier release of an extension")
 if meta.get("version") != controls.get("idcodec"):
     problems.append(f"META version {meta.get('version')} but idcodec.control says {controls.get('idcodec')}")
 if f"## {meta.get('version')}" not in open("CHANGELOG.md").read():

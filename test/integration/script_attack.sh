@@ -2,9 +2,11 @@
 # The attack on the extension scripts, as a role whose only privilege is CREATE on a database: it plants traps
 # (test/security/plant_traps.sql) for every operator, function and relation the scripts use (read from the scripts
 # themselves by test/security/check_scripts.js --names, so a new script is covered as it comes), in the schema it
-# installs into and as temporary objects of its session. Then it installs every version of idcodec directly, walks
-# every upgrade path one step at a time, and installs idcodec_pg_hashids; a superuser takes a real pg_hashids over
-# in a schema the role owns, with traps. Every step must succeed, no trap may run, and the role stays unprivileged.
+# installs into and as temporary objects of its session. Then it installs every version of idcodec directly (the
+# current one, and every earlier release from its complete install script, a fixture in test/releases/ that a test
+# installation has), walks every upgrade path one step at a time, and installs idcodec_pg_hashids; a superuser
+# takes a real pg_hashids over in a schema the role owns, with traps. Every step must succeed, no trap may run, and
+# the role stays unprivileged.
 #
 # First the same attack runs on 1.3.0's scripts (test/security/vulnerable-1.3.0/, installed under other extension
 # names for the while): there the traps must run and the role become a superuser, or this test could not fail.
@@ -14,10 +16,11 @@
 # and refusal still runs as the unprivileged role.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source test/lib/versions.sh
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 attacker=idcodec_mallory
 extension_dir="$("$PG_BIN/pg_config" --sharedir)/extension"
-current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control)
+current=$(idcodec_current)
 failures=0
 check() {  # check WHAT GOT EXPECTED
     if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAILED: $1: got '$2', expected '$3'"; failures=$((failures + 1)); fi
@@ -25,7 +28,7 @@ check() {  # check WHAT GOT EXPECTED
 
 traps=1
 under="under the traps"
-if used=$(bash test/security/check_scripts.sh --names idcodec--*.sql idcodec_pg_hashids--*.sql \
+if used=$(bash test/security/check_scripts.sh --names idcodec--*.sql idcodec_pg_hashids--*.sql test/releases/*.sql \
                 test/security/vulnerable-1.3.0/*.sql); then
     echo "traps for: $(tr '\n' ' ' <<<"$used")"
 elif [ $? -eq 77 ]; then
@@ -91,7 +94,8 @@ fi
 
 # ---- the control: 1.3.0's scripts fall to the attack
 if [ $traps = 1 ]; then
-    for file in idcodec.control idcodec--1.0.0.sql test/security/vulnerable-1.3.0/idcodec--1.0.0--1.1.0.sql; do
+    for file in idcodec.control test/releases/idcodec--1.0.0.sql \
+                test/security/vulnerable-1.3.0/idcodec--1.0.0--1.1.0.sql; do
         base=$(basename "$file")
         sed 's/idcodec/idcodec_v130/g; s/idcodec_v130_/idcodec_/g; s#\$libdir/idcodec_v130#$libdir/idcodec#' "$file" \
             >"$extension_dir/${base/idcodec/idcodec_v130}"
@@ -122,7 +126,7 @@ fi
 
 # ---- the scripts of this release
 new_database idcodec_attack
-versions=$(ls idcodec--*.sql | sed -nE 's/^idcodec--([0-9.]+)\.sql$/\1/p' | sort -V)
+versions=$(idcodec_releases; echo "$current")
 # Each kind of attempt runs in one session, under the same temporary traps (planting them takes a second or so).
 statements=()
 for version in $versions; do

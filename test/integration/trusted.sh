@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Both extensions are trusted: a database owner who is not a superuser installs idcodec and idcodec_pg_hashids,
-# owns them, uses them, updates idcodec from its first version to the current one and drops them again.
+# owns them, uses them, updates idcodec from its first release (installed from its complete install script, a
+# fixture in test/releases/) to the current one and drops them again.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source test/lib/versions.sh
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
-current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control)
-first=$(ls idcodec--*.sql | sed -nE 's/^idcodec--([0-9.]+)\.sql$/\1/p' | sort -V | head -n 1)
+current=$(idcodec_current)
+first=$(idcodec_oldest)
 db=idcodec_trusted
 role=idcodec_app_owner
 q -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "DROP ROLE IF EXISTS $role" \

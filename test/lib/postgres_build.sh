@@ -99,14 +99,16 @@ idcodec_copy_sources() {
     mkdir -p "$1"
     find "$1" -type f ! -name '*.o' ! -name '*.d' ! -name '*.so' -delete
     (cd "$IDCODEC_ROOT" && tar --exclude='*.o' --exclude='*.d' --exclude='*.so' -cf - Makefile ./*.control ./*--*.sql \
-        src sql expected examples test/regress test/vectors test/data test/asan_control.cpp) | tar -C "$1" -xf -
+        src sql expected examples test/regress test/releases test/vectors test/data test/asan_control.cpp) |
+        tar -C "$1" -xf -
 }
 
 # idcodec_build_for PG_CONFIG DEST: idcodec built in a copy of the sources in DEST against that PostgreSQL, warnings
-# as errors, and installed into it.
+# as errors, and installed into it with the earlier releases' complete install scripts (test/releases/), as a test
+# installation needs them.
 idcodec_build_for() {
     local pg_config=$1 dest=$2
     idcodec_copy_sources "$dest"
     make -C "$dest" -s -j"$(nproc)" PG_CONFIG="$pg_config" WERROR=1 >"$dest/build.log" 2>&1 &&
-        make -C "$dest" -s PG_CONFIG="$pg_config" install >>"$dest/build.log" 2>&1
+        make -C "$dest" -s PG_CONFIG="$pg_config" WITH_RELEASE_FIXTURES=1 install >>"$dest/build.log" 2>&1
 }
