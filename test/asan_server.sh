@@ -21,7 +21,7 @@ copy=$ROOT/build/asan-server
 source test/lib/postgres_build.sh
 idcodec_copy_sources "$copy"
 make -C "$copy" -s -j"$(nproc)" PG_CONFIG="$pg_config" SANITIZE_SERVER=1 >/dev/null
-make -C "$copy" -s PG_CONFIG="$pg_config" SANITIZE_SERVER=1 install >/dev/null
+make -C "$copy" -s PG_CONFIG="$pg_config" SANITIZE_SERVER=1 WITH_RELEASE_FIXTURES=1 install >/dev/null
 
 source test/lib/cluster.sh
 # Everything the server loads must be readable by the server user, which the checkout may not be (a clone under
