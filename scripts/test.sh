@@ -291,28 +291,30 @@ source test/lib/citus_build.sh
 citus_for() {
     PG_BIN=$(postgres_prefix "$1")/bin citus_require
 }
+# The newest major's chain (its build with assertions, its Citus, its suites, then the upgrades to it) is the
+# longest, so its builds come first; each major's Citus right after its PostgreSQL.
 if [ $QUICK = 0 ]; then
-    releases=("${POSTGRES_RELEASES[@]}" "$POSTGRES_UPGRADE_SOURCE")
-else
-    releases=("${POSTGRES_RELEASES[-1]}")   # the install suite's PG_CONFIG form
-fi
-for release in "${releases[@]}"; do
-    job "pg-$release" "building PostgreSQL $release" prepare --weight 2 -- postgres_build "$release"
-done
-if [ $QUICK = 0 ]; then
-    for release in "${POSTGRES_RELEASES[@]}"; do
+    for release in $(printf '%s\n' "${POSTGRES_RELEASES[@]}" | sort -rV); do
+        job "pg-$release" "building PostgreSQL $release" prepare --weight 2 -- postgres_build "$release"
         job "citus-$release" "building Citus for PostgreSQL $release" prepare --weight 2 --needs "pg-$release" -- \
             citus_for "$release"
     done
+    job "pg-$POSTGRES_UPGRADE_SOURCE" "building PostgreSQL $POSTGRES_UPGRADE_SOURCE" prepare --weight 2 -- \
+        postgres_build "$POSTGRES_UPGRADE_SOURCE"
+else
+    # the install suite's PG_CONFIG form
+    job "pg-${POSTGRES_RELEASES[-1]}" "building PostgreSQL ${POSTGRES_RELEASES[-1]}" prepare --weight 2 -- \
+        postgres_build "${POSTGRES_RELEASES[-1]}"
 fi
 job citus-15 "building Citus for the default major" prepare --weight 2 -- citus_require
 
-# The C++ test programs and the suites' client programs, one compiler run each, side by side.
-programs=(build/unit_tests build/unit_tests_asan build/core_bench build/chunker_speed build/chaos_driver
-          build/cluster_driver build/binary_types build/plan_diff)
+# The suites' client programs (libpq), which the majors need too, then the C++ test programs, one compiler run
+# each, side by side.
+job drivers "building the suites' client programs" prepare -- \
+    make -s build/chaos_driver build/cluster_driver build/binary_types build/plan_diff PG_CONFIG="$PG_BIN/pg_config"
+programs=(build/unit_tests build/unit_tests_asan build/core_bench build/chunker_speed)
 for target in test/fuzz/*.cpp; do programs+=("build/fuzz_$(basename "$target" .cpp)"); done
-job programs "building the C++ test programs" prepare --weight 2 -- \
-    make -s -j"$(nproc)" "${programs[@]}" PG_CONFIG="$PG_BIN/pg_config"
+job programs "building the C++ test programs" prepare --weight 2 -- make -s -j"$(nproc)" "${programs[@]}"
 
 # ---- the other majors, from their stock sources (their steps run one after another on a cluster of that major),
 # and the upgrades across majors: the longest chains, so they are declared first
@@ -320,7 +322,7 @@ if [ $QUICK = 0 ]; then
     for release in $(printf '%s\n' "${POSTGRES_RELEASES[@]}" | sort -rV); do
         name="PostgreSQL $release"
         [ "$release" = "$POSTGRES_ASSERT_RELEASE" ] && name+=" (assertions)"
-        job "major-$release" "$name" steps --group "$name" --needs "citus-$release programs" --holds "pg-$release" -- \
+        job "major-$release" "$name" steps --group "$name" --needs "citus-$release drivers" --holds "pg-$release" -- \
             bash test/major.sh "$release"
     done
     all_releases=$(printf 'pg-%s ' "${POSTGRES_RELEASES[@]}" "$POSTGRES_UPGRADE_SOURCE")
@@ -339,8 +341,8 @@ job package "debian package" check --weight 2 --holds system-pg -- bash test/pac
 # built first, or holds: the install suite installs into the system's PostgreSQL and into the newest stock major.
 declare -A SUITE_OPTIONS=(
     [install]="--needs pg-${POSTGRES_RELEASES[-1]} --holds 'system-pg pg-${POSTGRES_RELEASES[-1]}'"
-    [citus]="--needs citus-15" [citus_faults]="--needs 'citus-15 programs'" [citus_update]="--needs citus-15"
-    [chaos]="--needs programs" [types]="--needs programs" [planner]="--needs programs"
+    [citus]="--needs citus-15" [citus_faults]="--needs 'citus-15 drivers'" [citus_update]="--needs citus-15"
+    [chaos]="--needs drivers" [types]="--needs drivers" [planner]="--needs drivers"
     [snowflake_attack]="--weight 2" [snowflake_pressure]="--weight 2"
 )
 suites=(near_limit snowflake_attack citus install sqlsmith citus_faults chaos planner citus_update dist)

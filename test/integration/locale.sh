@@ -19,9 +19,12 @@ q -c "CREATE DATABASE idcodec_locale_tr TEMPLATE template0 ENCODING 'UTF8' LC_CO
 pg_regress=$("$PG_BIN/pg_config" --pkglibdir)/pgxs/src/test/regress/pg_regress
 suites=$(for f in sql/*.sql; do basename "$f" .sql; done)
 q -d idcodec_locale_tr -c "CREATE EXTENSION idcodec"
+# (results in a directory of this run's own: the same suite may be running on another major beside this one)
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
 if ! "$pg_regress" --inputdir=. --bindir="$PG_BIN" --use-existing --dbname=idcodec_locale_tr \
-        --outputdir=build/regress-"$locale" $suites; then
-    head -n 60 build/regress-"$locale"/regression.diffs
+        --outputdir="$results" $suites; then
+    head -n 60 "$results"/regression.diffs
     failures=$((failures + 1))
 fi
 
