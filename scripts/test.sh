@@ -177,10 +177,9 @@ job() {
     JOB_COMMAND[$id]=$(printf '%q ' "$@")
 }
 
-# job_ready ID USED HELD: whether it may start now (USED slots taken, HELD the resources held)
+# job_ready ID HELD: whether what it needs has ended and none of its resources is held (HELD: those held)
 job_ready() {
-    local id=$1 used=$2 held=$3 need resource
-    [ $((used + JOB_WEIGHT[$id])) -le "$JOBS" ] || [ "$used" -eq 0 ] || return 1
+    local id=$1 held=$2 need resource
     for need in ${JOB_NEEDS[$id]}; do [ "${JOB_STATE[$need]}" = done ] || return 1; done
     for resource in ${JOB_HOLDS[$id]}; do [[ " $held " == *" $resource "* ]] && return 1; done
     return 0
@@ -200,7 +199,7 @@ job_run() {
 
 # run_jobs: every declared job, until all have ended; each job's result is printed as it ends
 run_jobs() {
-    local id used held started_one finished
+    local id used held heavy reserved started_one finished
     declare -A running=()
     JOB_DIR=$(mktemp -d "${TMPDIR:-/tmp}/idcodec-jobs.XXXXXX")
     export IDCODEC_PORT_LEDGER=$JOB_DIR/ports
@@ -212,12 +211,21 @@ run_jobs() {
         started_one=1
         while [ $started_one = 1 ]; do
             started_one=0
-            used=0; held=""
+            used=0; held=""; heavy=0
             for id in "${!running[@]}"; do
                 used=$((used + JOB_WEIGHT[${running[$id]}])); held+=" ${JOB_HOLDS[${running[$id]}]}"
+                [ "${JOB_WEIGHT[${running[$id]}]}" -gt 1 ] && heavy=1
             done
+            reserved=0
             for id in "${JOB_IDS[@]}"; do
-                [ "${JOB_STATE[$id]}" = waiting ] && job_ready "$id" "$used" "$held" || continue
+                [ "${JOB_STATE[$id]}" = waiting ] && job_ready "$id" "$held" || continue
+                if [ $((used + JOB_WEIGHT[$id] + reserved)) -gt "$JOBS" ] && [ "$used" -gt 0 ]; then
+                    # The first ready job that does not fit: unless a heavy job is running (whose end frees slots
+                    # enough), its slots are kept for it, or lighter jobs taking each slot as it frees would leave
+                    # the heavy ones for the end, one after another.
+                    [ $heavy = 0 ] && [ $reserved = 0 ] && reserved=${JOB_WEIGHT[$id]}
+                    continue
+                fi
                 JOB_STATE[$id]=running
                 JOB_STARTED[$id]=$SECONDS
                 job_run "$id" &
