@@ -316,30 +316,33 @@ else
 fi
 job citus-15 "building Citus for the default major" prepare --weight 2 -- citus_require
 
-# The suites' client programs (libpq), which the majors need too, then the C++ test programs, one compiler run
-# each, side by side.
-job drivers "building the suites' client programs" prepare -- \
-    make -s build/chaos_driver build/cluster_driver build/binary_types build/plan_diff PG_CONFIG="$PG_BIN/pg_config"
-programs=(build/unit_tests build/unit_tests_asan build/core_bench build/chunker_speed)
-for target in test/fuzz/*.cpp; do programs+=("build/fuzz_$(basename "$target" .cpp)"); done
-job programs "building the C++ test programs" prepare --weight 2 -- make -s -j"$(nproc)" "${programs[@]}"
+# The suites' client programs (libpq), which the majors need too.
+job drivers "building the suites' client programs" prepare -- make -s -j"$(nproc)" build/chaos_driver \
+    build/cluster_driver build/binary_types build/plan_diff PG_CONFIG="$PG_BIN/pg_config"
 
 # ---- the other majors, from their stock sources (their steps run one after another on a cluster of that major),
-# and the upgrades across majors: the longest chains, so they are declared first
+# and the upgrades across majors after them: the longest chains, so they are declared first
 if [ $QUICK = 0 ]; then
+    majors=""
     for release in $(printf '%s\n' "${POSTGRES_RELEASES[@]}" | sort -rV); do
         name="PostgreSQL $release"
         [ "$release" = "$POSTGRES_ASSERT_RELEASE" ] && name+=" (assertions)"
         job "major-$release" "$name" steps --group "$name" --needs "citus-$release drivers" --holds "pg-$release" -- \
             bash test/major.sh "$release"
+        majors+=" major-$release"
     done
     all_releases=$(printf 'pg-%s ' "${POSTGRES_RELEASES[@]}" "$POSTGRES_UPGRADE_SOURCE")
     job upgrades "major upgrades: pg_upgrade and pg_dump/pg_restore of a database full of idcodec objects" steps \
-        --group "major upgrades" --needs "$all_releases" --holds "$all_releases" -- bash test/upgrade/run.sh
+        --group "major upgrades" --needs "$all_releases $majors" --holds "$all_releases" -- bash test/upgrade/run.sh
     job logical-upgrade "major upgrade by logical replication (15 -> ${POSTGRES_RELEASES[-1]})" steps \
-        --group "major upgrades" --needs "pg-${POSTGRES_RELEASES[-1]}" --holds "pg-${POSTGRES_RELEASES[-1]}" -- \
+        --group "major upgrades" --needs "major-${POSTGRES_RELEASES[-1]}" --holds "pg-${POSTGRES_RELEASES[-1]}" -- \
         bash test/replication/snowflake_major_upgrade.sh
 fi
+
+# The C++ test programs, one compiler run each, side by side.
+programs=(build/unit_tests build/unit_tests_asan build/core_bench build/chunker_speed)
+for target in test/fuzz/*.cpp; do programs+=("build/fuzz_$(basename "$target" .cpp)"); done
+job programs "building the C++ test programs" prepare --weight 2 -- make -s -j"$(nproc)" "${programs[@]}"
 
 # ---- the default major: every suite
 # The sanitized server builds into a copy and an installation of its own; the package builds a .deb.
