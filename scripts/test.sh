@@ -269,7 +269,7 @@ closing_lines() {
     done
     if [ ${#FAILED_SUITES[@]} -gt 0 ]; then log "failing suites: ${FAILED_SUITES[*]}"; fi
     for reason in "${SKIP_REASONS[@]}"; do log "skipped: $reason"; done
-    log "the test command took $((SECONDS / 60)) min $((SECONDS % 60)) s ($JOBS jobs at a time); the ten slowest steps:"
+    log "the test command took $((SECONDS / 60)) min $((SECONDS % 60)) s${JOB_DIR:+ ($JOBS jobs at a time)}; the ten slowest steps:"
     printf '%s\n' "${STEP_TIMES[@]}" | sort -rn | head -n 10 | while read -r seconds name; do
         log "    $((seconds / 60)) min $((seconds % 60)) s  $name"
     done
