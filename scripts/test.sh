@@ -246,7 +246,7 @@ run_jobs() {
 
 run_unit_tests() {
     log "unit tests"
-    make -s build/unit_tests >/dev/null 2>&1 || make build/unit_tests
+    make -s build/unit_tests PG_CONFIG="$PG_BIN/pg_config" >/dev/null 2>&1 || make build/unit_tests PG_CONFIG="$PG_BIN/pg_config"
     local started=$SECONDS out status
     out=$(build/unit_tests 2>&1)
     status=$?
@@ -342,7 +342,10 @@ fi
 # The C++ test programs, one compiler run each, side by side.
 programs=(build/unit_tests build/unit_tests_asan build/core_bench build/chunker_speed)
 for target in test/fuzz/*.cpp; do programs+=("build/fuzz_$(basename "$target" .cpp)"); done
-job programs "building the C++ test programs" prepare --weight 2 -- make -s -j"$(nproc)" "${programs[@]}"
+# (with the installation's pg_config, which the extension's objects, linked by the unit tests, were built with:
+# another would make them built again, in the checkout, while other jobs read them)
+job programs "building the C++ test programs" prepare --weight 2 -- \
+    make -s -j"$(nproc)" "${programs[@]}" PG_CONFIG="$PG_BIN/pg_config"
 
 # ---- the default major: every suite
 # The sanitized server builds into a copy and an installation of its own; the package builds a .deb.
@@ -374,7 +377,8 @@ job format clang-format check -- make -s check-format
 job scripts "extension scripts: static check (PostgreSQL's parser)" check -- bash test/security/check_scripts.sh
 # `make bench` is not run here (timings are no test), but its programs must keep compiling and its scripts parsing.
 job bench-build "benchmark programs build" check --needs programs -- bash -c \
-    'make -s build/core_bench build/chunker_speed && bash -n test/bench/run.sh && bash -n test/bench/peers/run.sh'
+    'make -s build/core_bench build/chunker_speed PG_CONFIG="$PG_BIN/pg_config" && bash -n test/bench/run.sh &&
+     bash -n test/bench/peers/run.sh'
 job unit "unit tests" gtest --needs programs -- build/unit_tests
 job unit-asan "unit tests (asan+ubsan)" gtest --needs programs -- build/unit_tests_asan
 FUZZ_SECONDS=${FUZZ_SECONDS:-15}
