@@ -1,9 +1,11 @@
 // The typeid type: a TypeID's prefix and UUID in one varlena value (the prefix's bytes, then the UUID's 16, so a
 // value takes 1 + prefix length + 16 bytes on disk), its text and binary forms, order, hashing and parts.
 #include <cstring>
+#include <new>
 #include <optional>
 
 #include "core/ids/time_ordered.hpp"
+#include "core/ids/typeid_abbreviation.hpp"
 
 #include "pg/entry.hpp"
 #include "pg/uuids.hpp"
@@ -11,6 +13,7 @@
 
 extern "C" {
 #include "common/hashfn.h"
+#include "lib/hyperloglog.h"
 #include "libpq/pqformat.h"
 #include "utils/sortsupport.h"
 }
@@ -55,6 +58,45 @@ int compared(FunctionCallInfo fcinfo) { return compared(PG_GETARG_DATUM(0), PG_G
 
 // Sorts and B-tree builds call this directly, without the function manager's call of typeid_cmp.
 int sort_compared(Datum a, Datum b, SortSupport) { return compared(a, b); }
+
+// A sort's abbreviation: the keys (made against the prefixes the sort met before) and the count of distinct keys
+// seen, by which it stops abbreviating when the keys do not tell the values apart.
+struct Abbreviation {
+    TypeIdAbbreviator keys;
+    hyperLogLogState distinct_keys;
+    std::int64_t values = 0;
+    bool estimating = true;
+};
+
+Datum abbreviated(Datum original, SortSupport ssup) {
+    auto* abbreviation = static_cast<Abbreviation*>(ssup->ssup_extra);
+    struct varlena* value = PG_DETOAST_DATUM_PACKED(original);
+    const std::uint64_t key = abbreviation->keys.key(type_id_of(value));
+    if (PointerGetDatum(value) != original) pfree(value);
+    ++abbreviation->values;
+    if (abbreviation->estimating)
+        addHyperLogLog(&abbreviation->distinct_keys,
+                       hash_bytes_uint32(static_cast<uint32>(key) ^ static_cast<uint32>(key >> 32)));
+    // Compared as unsigned Datums; where a Datum holds 32 bits, the key's upper half (still in order).
+    if constexpr (sizeof(Datum) >= sizeof(std::uint64_t))
+        return static_cast<Datum>(key);
+    else
+        return static_cast<Datum>(key >> 32);
+}
+
+// Whether to stop abbreviating, after `rows` rows: as PostgreSQL's uuid does, once 10,000 values are in, when fewer
+// than one distinct key per 2,000 values (and a half) has been seen; past 100,000 distinct keys it stops counting,
+// since abbreviation then pays however many rows follow.
+bool abbreviation_fails(int rows, SortSupport ssup) {
+    auto* abbreviation = static_cast<Abbreviation*>(ssup->ssup_extra);
+    if (rows < 10000 || abbreviation->values < 10000 || !abbreviation->estimating) return false;
+    const double distinct = estimateHyperLogLog(&abbreviation->distinct_keys);
+    if (distinct > 100000.0) {
+        abbreviation->estimating = false;
+        return false;
+    }
+    return distinct < static_cast<double>(abbreviation->values) / 2000.0 + 0.5;
+}
 
 // A prefix argument checked (22023 names the SQL function's argument).
 std::string_view prefix_argument(FunctionCallInfo fcinfo, int argument) {
@@ -130,7 +172,22 @@ IDCODEC_SQL_FUNCTION(idcodec_typeid_ge) { PG_RETURN_BOOL(compared(fcinfo) >= 0);
 
 // typeid_sortsupport(internal) → void
 IDCODEC_SQL_FUNCTION(idcodec_typeid_sortsupport) {
-    reinterpret_cast<SortSupport>(PG_GETARG_POINTER(0))->comparator = sort_compared;
+    auto* ssup = reinterpret_cast<SortSupport>(PG_GETARG_POINTER(0));
+    if (!ssup->abbreviate) {
+        ssup->comparator = sort_compared;
+        PG_RETURN_VOID();
+    }
+    // The abbreviated keys of a typeid are compared first and the values only when two keys are equal.
+    // The state lives as long as the sort (its counter's registers are allocated with it).
+    const MemoryContext caller_context = MemoryContextSwitchTo(ssup->ssup_cxt);
+    auto* abbreviation = new (palloc0(sizeof(Abbreviation))) Abbreviation;
+    initHyperLogLog(&abbreviation->distinct_keys, 10);
+    MemoryContextSwitchTo(caller_context);
+    ssup->ssup_extra = abbreviation;
+    ssup->comparator = ssup_datum_unsigned_cmp;
+    ssup->abbrev_converter = abbreviated;
+    ssup->abbrev_abort = abbreviation_fails;
+    ssup->abbrev_full_comparator = sort_compared;
     PG_RETURN_VOID();
 }
 

@@ -13,7 +13,7 @@
 #
 # To add a benchmark: append to BENCH_ROWS below (and to SETUP_SQL if it needs prepared data). BENCH_MAIN=0 or
 # BENCH_SCALING=0 leaves out the per-row table or the scaling section, BENCH_SNOWFLAKE=0 the snowflake sessions;
-# BENCH_SCALE_MAX_MB caps the largest value.
+# BENCH_ONLY=regex keeps the rows it matches (with their floors); BENCH_SCALE_MAX_MB caps the largest value.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,7 +28,7 @@ INSERT_ROUNDS=${BENCH_INSERT_ROUNDS:-15}
 CHART_DIR=$IDCODEC_ROOT/${BUILD:-build}/bench
 mkdir -p "$CHART_DIR"
 rm -f "$CHART_DIR"/ratios.tsv "$CHART_DIR"/scaling.tsv
-TEMP_BUFFERS=1GB  # the tables below take about 585 MB (the run prints their size)
+TEMP_BUFFERS=1536MB  # the tables below take about 1,045 MB (the run prints their size)
 ROWS=1000000
 SALT='this is my salt'
 KEY="'\\x2b7e151628aed2a6abf7158809cf4f3c'"  # an AES-128 key literal (NIST's FF1 samples use it)
@@ -81,14 +81,33 @@ CREATE TEMP TABLE native_ids AS
            typeid('user', u)::text AS t_text
     FROM uuids;
 VACUUM (FREEZE, ANALYZE) native_ids;
--- a B-tree built and dropped again, as one query (the build sorts in maintenance_work_mem, as a user's would)
-CREATE FUNCTION pg_temp.btree_build(col text) RETURNS int LANGUAGE plpgsql AS \$build\$
+-- the same UUIDs as TypeIDs of twelve prefixes of 0 to 26 letters, in turn
+CREATE TEMP TABLE prefixed_ids AS
+    SELECT i, u, typeid(p.prefix, u) AS t, typeid(p.prefix, u)::text AS t_text
+    FROM uuids JOIN (VALUES (0, ''), (1, 'u'), (2, 'org'), (3, 'user'), (4, 'order'), (5, 'invoice'), (6, 'customer'),
+                            (7, 'api_key_scope'), (8, 'payment_method'), (9, 'subscription_item'),
+                            (10, 'webhook_delivery_attempt'), (11, 'billing_account_invitation')) AS p(k, prefix)
+        ON p.k = i % 12;
+VACUUM (FREEZE, ANALYZE) prefixed_ids;
+-- a B-tree on an expression of a table, built and dropped again, as one query (the build sorts in
+-- maintenance_work_mem, as a user's would)
+CREATE FUNCTION pg_temp.btree_build(tab text, expression text) RETURNS int LANGUAGE plpgsql AS \$build\$
 BEGIN
-    EXECUTE format('CREATE INDEX bench_btree ON native_ids (%I)', col);
+    EXECUTE format('CREATE INDEX bench_btree ON %I (%s)', tab, expression);
     DROP INDEX bench_btree;
     RETURN 1;
 END
 \$build\$;
+-- a whole table's values sorted in memory (a quicksort in work_mem; EXPLAIN shows it), counted
+CREATE FUNCTION pg_temp.sorted(tab text, expression text) RETURNS bigint LANGUAGE plpgsql SET work_mem = '1GB'
+AS \$sorted\$
+DECLARE
+    n bigint;
+BEGIN
+    EXECUTE format('SELECT count(*) FROM (SELECT %s AS v FROM %I ORDER BY 1 OFFSET 0) s', expression, tab) INTO n;
+    RETURN n;
+END
+\$sorted\$;
 -- encrypted IDs, and the same numbers encrypted by pgcrypto
 CREATE TEMP TABLE crypt_ids AS SELECT i::bigint, idcrypt_encode(i, $KEY::bytea) AS c FROM generate_series(1, $ROWS) i;
 VACUUM (FREEZE, ANALYZE) crypt_ids;
@@ -195,9 +214,21 @@ BENCH_ROWS=(
     "uuid input (text::uuid)|floor: native_ids||SELECT count(u_text::uuid) FROM native_ids"
     "ulid input (text::ulid)|uuid input (text::uuid)|1.1|SELECT count(l_text::ulid) FROM native_ids"
     "typeid input (text::typeid)|floor: native_ids||SELECT count(t_text::typeid) FROM native_ids"
-    "B-tree build over 1M uuid|||SELECT pg_temp.btree_build('u')"
-    "B-tree build over 1M ulid|B-tree build over 1M uuid|1.05|SELECT pg_temp.btree_build('l')"
-    "B-tree build over 1M typeid|B-tree build over 1M uuid||SELECT pg_temp.btree_build('t')"
+    "B-tree build over 1M uuid|||SELECT pg_temp.btree_build('native_ids', 'u')"
+    "B-tree build over 1M ulid|B-tree build over 1M uuid|1.05|SELECT pg_temp.btree_build('native_ids', 'l')"
+    # typeid against the same UUIDs and against the same TypeIDs as text in the C collation (the text a typeid
+    # replaces), for one prefix ('user') and for twelve of 0 to 26 letters: builds and in-memory sorts
+    "B-tree build over 1M TypeIDs as text (C)|B-tree build over 1M uuid||SELECT pg_temp.btree_build('native_ids', 't_text COLLATE \"C\"')"
+    "B-tree build over 1M typeid|B-tree build over 1M uuid|1.4|SELECT pg_temp.btree_build('native_ids', 't')"
+    "B-tree build over 1M typeid, against text (C)|B-tree build over 1M TypeIDs as text (C)|1.0|SELECT pg_temp.btree_build('native_ids', 't')"
+    "B-tree build over 1M uuid (twelve-prefix table)|||SELECT pg_temp.btree_build('prefixed_ids', 'u')"
+    "B-tree build over 1M TypeIDs as text (C), twelve prefixes|B-tree build over 1M uuid (twelve-prefix table)||SELECT pg_temp.btree_build('prefixed_ids', 't_text COLLATE \"C\"')"
+    "B-tree build over 1M typeid, twelve prefixes|B-tree build over 1M uuid (twelve-prefix table)|1.6|SELECT pg_temp.btree_build('prefixed_ids', 't')"
+    "B-tree build over 1M typeid, twelve prefixes, against text (C)|B-tree build over 1M TypeIDs as text (C), twelve prefixes||SELECT pg_temp.btree_build('prefixed_ids', 't')"
+    "ORDER BY 1M uuid in memory|||SELECT pg_temp.sorted('native_ids', 'u')"
+    "ORDER BY 1M TypeIDs as text (C) in memory|ORDER BY 1M uuid in memory||SELECT pg_temp.sorted('native_ids', 't_text COLLATE \"C\"')"
+    "ORDER BY 1M typeid in memory|ORDER BY 1M uuid in memory|1.25|SELECT pg_temp.sorted('native_ids', 't')"
+    "ORDER BY 1M typeid in memory, twelve prefixes|ORDER BY 1M uuid in memory||SELECT pg_temp.sorted('prefixed_ids', 't')"
     "gen_random_uuid()|floor: generate_series||SELECT count(gen_random_uuid()) FROM $GS"
     "gen_ulid()|gen_random_uuid()|0.75|SELECT count(gen_ulid()) FROM $GS"
     "uuid_generate_v7()|gen_random_uuid()|0.75|SELECT count(uuid_generate_v7()) FROM $GS"
@@ -244,6 +275,22 @@ else
 fi
 
 sql_literal() { printf "'%s'" "${1//\'/\'\'}"; }
+
+# BENCH_ONLY (an extended regular expression) keeps the rows whose names match it, and the floors they are measured
+# against.
+if [ -n "${BENCH_ONLY:-}" ]; then
+    declare -A wanted=()
+    for row in "${BENCH_ROWS[@]}"; do
+        IFS='|' read -r name floor _ <<<"$row"
+        [[ $name =~ $BENCH_ONLY ]] && wanted[$name]=1 && [ -n "$floor" ] && wanted[$floor]=1
+    done
+    kept=()
+    for row in "${BENCH_ROWS[@]}"; do
+        IFS='|' read -r name _ <<<"$row"
+        [ -z "${wanted[$name]:-}" ] || kept+=("$row")
+    done
+    BENCH_ROWS=("${kept[@]}")
+fi
 
 values=()
 ord=0
