@@ -48,9 +48,8 @@ std::uint64_t TypeIdAbbreviator::key(const TypeId& type_id) noexcept {
 std::uint32_t TypeIdAbbreviator::code_of(std::string_view prefix, bool keepable, bool& has_own_code) noexcept {
     const auto begin = sorted_.begin();
     const auto end = begin + static_cast<std::ptrdiff_t>(count_);
-    const auto at = std::lower_bound(begin, end, prefix, [](const Known& entry, std::string_view wanted) {
-        return entry.prefix() < wanted;
-    });
+    const auto at = std::lower_bound(
+        begin, end, prefix, [](const Known& entry, std::string_view wanted) { return entry.prefix() < wanted; });
     if (at != end && at->prefix() == prefix) {
         has_own_code = true;
         return at->code;

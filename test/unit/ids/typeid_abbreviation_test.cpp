@@ -77,11 +77,31 @@ std::vector<TypeId> adversarial_values(const std::vector<std::string>& prefixes)
 }
 
 const std::vector<std::string>& adversarial_prefixes() {
-    static const std::vector<std::string> prefixes = {
-        "", "a", "b", "z", "aa", "ab", "a_a", "a_b", "aab", "abcdefgh", "abcdefgha", "abcdefghz", "abcdefgh_z",
-        "abcdefghijkl", "abcdefghijkla", "abcdefghijklm", "abcdefghijkl_a", "user", "users", "user_account",
-        std::string(62, 'a'), std::string(63, 'a'), std::string(62, 'a') + "b", std::string(63, 'z'),
-        std::string(31, 'a') + "_" + std::string(31, 'a')};
+    static const std::vector<std::string> prefixes = {"",
+                                                      "a",
+                                                      "b",
+                                                      "z",
+                                                      "aa",
+                                                      "ab",
+                                                      "a_a",
+                                                      "a_b",
+                                                      "aab",
+                                                      "abcdefgh",
+                                                      "abcdefgha",
+                                                      "abcdefghz",
+                                                      "abcdefgh_z",
+                                                      "abcdefghijkl",
+                                                      "abcdefghijkla",
+                                                      "abcdefghijklm",
+                                                      "abcdefghijkl_a",
+                                                      "user",
+                                                      "users",
+                                                      "user_account",
+                                                      std::string(62, 'a'),
+                                                      std::string(63, 'a'),
+                                                      std::string(62, 'a') + "b",
+                                                      std::string(63, 'z'),
+                                                      std::string(31, 'a') + "_" + std::string(31, 'a')};
     return prefixes;
 }
 
@@ -89,9 +109,9 @@ TEST(TypeIdAbbreviation, NeverContradictsTheOrderWhateverTheArrival) {
     std::vector<TypeId> values = adversarial_values(adversarial_prefixes());
     std::mt19937 random(20261128);
     for (int arrival = 0; arrival < 8; ++arrival) {
-        if (arrival == 1) std::sort(values.begin(), values.end(), [](const TypeId& a, const TypeId& b) {
-            return reference_bytes(a) < reference_bytes(b);
-        });
+        if (arrival == 1)
+            std::sort(values.begin(), values.end(),
+                      [](const TypeId& a, const TypeId& b) { return reference_bytes(a) < reference_bytes(b); });
         if (arrival == 2) std::reverse(values.begin(), values.end());
         if (arrival >= 3) std::shuffle(values.begin(), values.end(), random);
         const double decided = share_decided(keyed_in_order(values));
