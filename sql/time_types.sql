@@ -110,6 +110,9 @@ FROM pg_operator WHERE oid IN ('=(ulid,uuid)'::regoperator, '=(uuid,ulid)'::rego
 SET enable_hashjoin = off;
 SET enable_nestloop = off;
 EXPLAIN (COSTS OFF) SELECT l.n AS ulid_row, u.n AS uuid_row FROM merge_ulids l JOIN merge_uuids u ON l.id = u.u;
+-- (and whichever expected file matches, the plan is the one of its major: a merge join exactly from 17 on)
+SELECT pg_temp.plan_uses('SELECT l.n FROM merge_ulids l JOIN merge_uuids u ON l.id = u.u', 'Merge Join')
+       = (current_setting('server_version_num')::int >= 170000) AS merge_join_from_17;
 SELECT l.n AS ulid_row, u.n AS uuid_row FROM merge_ulids l JOIN merge_uuids u ON l.id = u.u ORDER BY 1, 2;
 -- either way round, as a full join (the rows of one side only too), and against the same join of uuid with uuid
 SELECT (SELECT count(*) FROM merge_ulids l JOIN merge_uuids u ON l.id = u.u) AS ulid_uuid,
