@@ -92,6 +92,41 @@ SELECT pg_temp.plan_uses('SELECT count(*) FROM ulids a JOIN ulids_copy b USING (
 SELECT count(*) FROM ulids a JOIN ulids_copy b USING (id);
 RESET enable_mergejoin;
 RESET enable_nestloop;
+-- merge joins of a ulid column with a uuid column (1.6.2): ulid = uuid and uuid = ulid are MERGES from PostgreSQL 17
+-- on, where ALTER OPERATOR can set it, so with hash joins and nested loops off the plan is a merge join. On 15 and 16
+-- they are not, and the plan is a nested loop, which the settings only discourage (expected/time_types_1.out). The
+-- rows are the same: those of the uuid join. Six UUIDs on both sides (md5s, in no order of their rows), two only
+-- among the ulids, two only among the uuids; one UUID twice on the uuid side, one twice on both sides:
+-- 1 + 1 + 2 + 4 + 1 + 1 = 10 rows.
+CREATE TABLE merge_ulids (id ulid NOT NULL, n int NOT NULL);
+CREATE TABLE merge_uuids (u uuid NOT NULL, n int NOT NULL);
+INSERT INTO merge_ulids SELECT md5(i::text)::uuid, i FROM generate_series(1, 8) i;
+INSERT INTO merge_ulids VALUES (md5('6')::uuid, 60);
+INSERT INTO merge_uuids SELECT md5(i::text)::uuid, i FROM generate_series(3, 10) i;
+INSERT INTO merge_uuids VALUES (md5('5')::uuid, 50), (md5('6')::uuid, 60);
+ANALYZE merge_ulids, merge_uuids;
+SELECT oprleft::regtype, oprright::regtype, oprcanmerge = (current_setting('server_version_num')::int >= 170000) AS merges_from_17
+FROM pg_operator WHERE oid IN ('=(ulid,uuid)'::regoperator, '=(uuid,ulid)'::regoperator) ORDER BY oprleft::regtype::text COLLATE "C";
+SET enable_hashjoin = off;
+SET enable_nestloop = off;
+EXPLAIN (COSTS OFF) SELECT l.n AS ulid_row, u.n AS uuid_row FROM merge_ulids l JOIN merge_uuids u ON l.id = u.u;
+-- (and whichever expected file matches, the plan is the one of its major: a merge join exactly from 17 on)
+SELECT pg_temp.plan_uses('SELECT l.n FROM merge_ulids l JOIN merge_uuids u ON l.id = u.u', 'Merge Join')
+       = (current_setting('server_version_num')::int >= 170000) AS merge_join_from_17;
+SELECT l.n AS ulid_row, u.n AS uuid_row FROM merge_ulids l JOIN merge_uuids u ON l.id = u.u ORDER BY 1, 2;
+-- either way round, as a full join (the rows of one side only too), and against the same join of uuid with uuid
+SELECT (SELECT count(*) FROM merge_ulids l JOIN merge_uuids u ON l.id = u.u) AS ulid_uuid,
+       (SELECT count(*) FROM merge_ulids l JOIN merge_uuids u ON u.u = l.id) AS uuid_ulid,
+       (SELECT count(*) FROM merge_ulids l JOIN merge_uuids u ON l.id::uuid = u.u) AS uuid_uuid;
+SELECT count(*) AS full_join, count(*) FILTER (WHERE u.n IS NULL) AS ulids_only, count(*) FILTER (WHERE l.n IS NULL) AS uuids_only
+FROM merge_ulids l FULL JOIN merge_uuids u ON l.id = u.u;
+SELECT (SELECT count(*) FROM (SELECT l.n, u.n FROM merge_ulids l JOIN merge_uuids u ON u.u = l.id
+                              EXCEPT ALL SELECT l.n, u.n FROM merge_ulids l JOIN merge_uuids u ON l.id::uuid = u.u) d) AS not_in_uuid_join,
+       (SELECT count(*) FROM (SELECT l.n, u.n FROM merge_ulids l JOIN merge_uuids u ON l.id::uuid = u.u
+                              EXCEPT ALL SELECT l.n, u.n FROM merge_ulids l JOIN merge_uuids u ON l.id = u.u) d) AS missing;
+RESET enable_hashjoin;
+RESET enable_nestloop;
+DROP TABLE merge_ulids, merge_uuids;
 SELECT count(DISTINCT id), count(*) FROM (SELECT id FROM ulids UNION ALL SELECT id FROM ulids) s;
 CREATE TABLE ulid_parts (id ulid, note text) PARTITION BY HASH (id);
 CREATE TABLE ulid_parts_0 PARTITION OF ulid_parts FOR VALUES WITH (MODULUS 2, REMAINDER 0);

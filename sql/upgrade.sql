@@ -28,7 +28,7 @@ SELECT format('CREATE EXTENSION idcodec VERSION %L', release),
        format('UPDATE pg_temp.releases SET (updated_to, functions_after, hashids, sqids) ='
               ' (SELECT * FROM pg_temp.updated()) WHERE n = %s', n),
        'DROP EXTENSION idcodec'
-FROM unnest('{1.0.0,1.1.0,1.2.0,1.3.0,1.4.0,1.5.0,1.5.1,1.6.0}'::text[]) WITH ORDINALITY AS r(release, n)
+FROM unnest('{1.0.0,1.1.0,1.2.0,1.3.0,1.4.0,1.5.0,1.5.1,1.6.0,1.6.1}'::text[]) WITH ORDINALITY AS r(release, n)
 ORDER BY n \gexec
 SELECT release, installed, functions, updated_to, functions_after, hashids, sqids FROM pg_temp.releases ORDER BY n;
 -- ... as a fresh install has

@@ -4,6 +4,8 @@
 # signature, argument names and defaults, result, volatility, strictness, parallel safety, cost and rows, C symbol
 # and library, and comment; each operator's function, commutator, negator, estimators, HASHES and MERGES; each
 # operator class; every member of every operator family. Every function has a one-line comment (what \df+ shows).
+# Run on every major: ulid = uuid and uuid = ulid are MERGES from PostgreSQL 17 on (ALTER OPERATOR sets it from 17
+# on), in the fresh install and in every updated one, and on 15 and 16 in neither.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source test/lib/versions.sh
@@ -37,10 +39,28 @@ db() {
     q -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1"
 }
 
+# merges DATABASE LABEL: ulid = uuid and uuid = ulid are MERGES there if and only if the server is 17 or later
+server=$(q -c "SHOW server_version_num")
+expected_merges=$([ "$server" -ge 170000 ] && echo "true true" || echo "false false")
+merges() {
+    local found
+    found=$(q -d "$1" -c "SELECT string_agg(oprcanmerge::text, ' ' ORDER BY oprleft::regtype::text COLLATE \"C\")
+                          FROM pg_operator WHERE oid IN ('=(ulid,uuid)'::regoperator, '=(uuid,ulid)'::regoperator)")
+    if [ "$found" != "$expected_merges" ]; then
+        echo "$2: ulid = uuid and uuid = ulid have oprcanmerge '$found' on server $server, not '$expected_merges'"
+        failures=$((failures + 1))
+        return 1
+    fi
+}
+
 db idcodec_catalog_fresh
 q -d idcodec_catalog_fresh -c "CREATE EXTENSION idcodec"
 fresh=$(describe idcodec_catalog_fresh)
 echo "$current: $(($(wc -l <<<"$fresh") - 1)) functions, operators, operator classes, family members and other objects in a fresh install"
+if merges idcodec_catalog_fresh "a fresh $current"; then
+    echo "$current: ulid = uuid and uuid = ulid $([ "$server" -ge 170000 ] && echo "merge (PostgreSQL 17 and later)" ||
+        echo "do not merge (before PostgreSQL 17)") on server $server"
+fi
 
 # Every function has a comment of one line.
 uncommented=$(grep -c '(no comment)$' <<<"$fresh" || true)
@@ -61,6 +81,7 @@ for version in $earlier; do
     db idcodec_catalog_updated
     q -d idcodec_catalog_updated -c "CREATE EXTENSION idcodec VERSION '$version'" -c "ALTER EXTENSION idcodec UPDATE"
     updated=$(describe idcodec_catalog_updated)
+    merges idcodec_catalog_updated "$version updated to $current" || true
     if [ "$updated" != "$fresh" ]; then
         echo "$version updated to $current differs from a fresh $current install:"
         diff <(echo "$fresh") <(echo "$updated") | head -n 20 || true

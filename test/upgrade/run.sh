@@ -5,7 +5,9 @@
 # from its source. After each upgrade: pg_upgrade --check passes; every stored public ID and digest is as before and
 # equal to what the new major computes; amcheck finds every B-tree (heapallindexed) and the GIN index intact; the
 # lookups use their indexes; the golden suite passes in the upgraded database; new rows get the IDs the old major
-# gave (test/upgrade/verify.sql).
+# gave (test/upgrade/verify.sql); ulid = uuid and uuid = ulid are MERGES as documented: kept without it by
+# pg_upgrade from 15 and 16 until a superuser runs docs/upgrading.md's two statements, with it from 17 and after
+# pg_dump/pg_restore, and a join of a ulid column with a uuid column can then be a merge join.
 #
 # Prints "ok: ..." or "FAILED: ..." per check (scripts/test.sh counts them). The PostgreSQL releases are built once
 # into the cache (test/lib/postgres_build.sh); without a release tarball or pg_hashids-1.3.tar.gz (in $IDCODEC_PEERS
@@ -80,6 +82,42 @@ verify() {
     fi
 }
 
+# merges LABEL PORT DATABASE FROM: ulid = uuid and uuid = ulid after an upgrade. They are MERGES from PostgreSQL 17
+# on (idcodec 1.6.2); pg_upgrade brings the catalog over as it was, so from 15 or 16, where they cannot be, they come
+# without it, and the two statements docs/upgrading.md gives a superuser set it. From 17, and when pg_restore creates
+# the extension anew on the new major (FROM "restore"), they have it already. Then, with hash joins and nested loops
+# off, a join of a ulid column with a uuid column is a merge join.
+merges() {
+    local label=$1 port=$2 db=$3 from=$4 expected found plan
+    local sql=("$new_bin/psql" -X -q -At -v ON_ERROR_STOP=1 -h localhost -p "$port" -U postgres -d "$db")
+    local state="SELECT string_agg(oprcanmerge::text, ' ' ORDER BY oprleft::regtype::text COLLATE \"C\") FROM pg_operator
+                 WHERE oid IN ('=(ulid,uuid)'::regoperator, '=(uuid,ulid)'::regoperator)"
+    expected=$([ "$from" = restore ] || [ "${from%%.*}" -ge 17 ] && echo "true true" || echo "false false")
+    found=$(limited "${sql[@]}" -c "$state" 2>&1)
+    if [ "$found" != "$expected" ]; then
+        fail "$label: ulid = uuid and uuid = ulid have oprcanmerge '$found', not '$expected'"
+        return
+    fi
+    if [ "$expected" = "false false" ]; then
+        echo "ok: $label: ulid = uuid and uuid = ulid come without MERGES, as the old major had them"
+        if ! found=$(limited "${sql[@]}" -c "ALTER OPERATOR = (ulid, uuid) SET (MERGES)" \
+                         -c "ALTER OPERATOR = (uuid, ulid) SET (MERGES)" -c "$state" 2>&1) || [ "$found" != "true true" ]; then
+            fail "$label: the two ALTER OPERATOR ... SET (MERGES) of docs/upgrading.md"; echo "$found" | indent
+            return
+        fi
+        echo "ok: $label: the two ALTER OPERATOR ... SET (MERGES) of docs/upgrading.md make them MERGES"
+    else
+        echo "ok: $label: ulid = uuid and uuid = ulid are MERGES"
+    fi
+    plan=$(limited "${sql[@]}" -c "SET enable_hashjoin = off" -c "SET enable_nestloop = off" \
+               -c "EXPLAIN (COSTS OFF) SELECT count(*) FROM activity a JOIN event e ON a.id = e.trace" 2>&1)
+    if grep -q 'Merge Cond: (.*id = .*trace)' <<<"$plan"; then
+        echo "ok: $label: a join of a ulid column with a uuid column is a merge join"
+    else
+        fail "$label: a join of a ulid column with a uuid column is no merge join:"; echo "$plan" | indent
+    fi
+}
+
 for release in "${sources[@]}"; do
     old_bin=$(postgres_prefix "$release")/bin
     old=old-$release new=new-$release
@@ -114,6 +152,7 @@ for release in "${sources[@]}"; do
     fi
     PG_BIN=$new_bin cluster_run "$new" "$new_port" || { fail "$label: the upgraded cluster starts"; continue; }
     verify "$label (pg_upgrade)" "$new_port" shop
+    merges "$label (pg_upgrade)" "$new_port" shop "$release"
 
     # pg_dump of the old cluster (untouched by a copy-mode pg_upgrade) with the new major's pg_dump, restored into
     # a new database of the new major
@@ -125,6 +164,7 @@ for release in "${sources[@]}"; do
                      "$work/shop.dump" 2>&1); then
             echo "ok: $label: pg_dump and pg_restore"
             verify "$label (pg_dump/pg_restore)" "$new_port" shop_restored
+            merges "$label (pg_dump/pg_restore)" "$new_port" shop_restored restore
         else
             fail "$label: pg_dump and pg_restore"; echo "$out" | tail -n 20 | indent
         fi
