@@ -3,6 +3,7 @@
 -- adversarial for a 64-bit summary of a TypeID: prefixes that share their first 8 and 12 characters, prefixes that
 -- begin others, '_' against the letters, the empty prefix, 63-letter prefixes, and UUIDs that share their first
 -- 8 bytes or differ only in the lowest bits of the 8th. Each check counts the values out of place (0 expected).
+SET jit = off;
 SET max_parallel_workers_per_gather = 0;  -- the sorts' input order is the scan's (a sort abbreviates against the
                                           -- first prefix it meets)
 CREATE EXTENSION IF NOT EXISTS amcheck;
@@ -103,6 +104,11 @@ SELECT pg_temp.misplaced('SELECT * FROM one_key', 'SELECT id FROM %s ORDER BY id
        pg_temp.misplaced('SELECT * FROM one_key', 'SELECT id FROM %s ORDER BY one, id') AS one_key_plain,
        pg_temp.misplaced('SELECT * FROM mixed', 'SELECT id FROM %s ORDER BY id') AS mixed_sorted,
        pg_temp.misplaced('SELECT * FROM mixed', 'SELECT id FROM %s ORDER BY one, id') AS mixed_plain;
+-- the sort says when it stops abbreviating (at DEBUG2): after 10,240 rows of one_key, never for mixed
+SET client_min_messages = debug2;
+SELECT count(*) FROM (SELECT id FROM one_key ORDER BY id OFFSET 0) s;
+SELECT count(*) FROM (SELECT id FROM mixed ORDER BY id OFFSET 0) s;
+RESET client_min_messages;
 SET work_mem = '64kB';
 SELECT pg_temp.misplaced('SELECT * FROM one_key', 'SELECT id FROM %s ORDER BY id') AS one_key_external,
        pg_temp.misplaced('SELECT * FROM mixed', 'SELECT id FROM %s ORDER BY id') AS mixed_external;

@@ -73,20 +73,19 @@ Datum abbreviated(Datum original, SortSupport ssup) {
     struct varlena* value = PG_DETOAST_DATUM_PACKED(original);
     const std::uint64_t key = abbreviation->keys.key(type_id_of(value));
     if (PointerGetDatum(value) != original) pfree(value);
+    // Compared as unsigned Datums; where a Datum holds 32 bits, the key's upper half (still in order). The count of
+    // distinct keys is of what the sort compares.
+    const std::uint64_t kept = sizeof(Datum) >= sizeof(std::uint64_t) ? key : key >> 32;
     ++abbreviation->values;
     if (abbreviation->estimating)
         addHyperLogLog(&abbreviation->distinct_keys,
-                       hash_bytes_uint32(static_cast<uint32>(key) ^ static_cast<uint32>(key >> 32)));
-    // Compared as unsigned Datums; where a Datum holds 32 bits, the key's upper half (still in order).
-    if constexpr (sizeof(Datum) >= sizeof(std::uint64_t))
-        return static_cast<Datum>(key);
-    else
-        return static_cast<Datum>(key >> 32);
+                       hash_bytes_uint32(static_cast<uint32>(kept) ^ static_cast<uint32>(kept >> 32)));
+    return static_cast<Datum>(kept);
 }
 
 // Whether to stop abbreviating, after `rows` rows: as PostgreSQL's uuid does, once 10,000 values are in, when fewer
 // than one distinct key per 2,000 values (and a half) has been seen; past 100,000 distinct keys it stops counting,
-// since abbreviation then pays however many rows follow.
+// since abbreviation then pays however many rows follow. Stopping is a DEBUG2 message.
 bool abbreviation_fails(int rows, SortSupport ssup) {
     auto* abbreviation = static_cast<Abbreviation*>(ssup->ssup_extra);
     if (rows < 10000 || abbreviation->values < 10000 || !abbreviation->estimating) return false;
@@ -95,7 +94,10 @@ bool abbreviation_fails(int rows, SortSupport ssup) {
         abbreviation->estimating = false;
         return false;
     }
-    return distinct < static_cast<double>(abbreviation->values) / 2000.0 + 0.5;
+    if (distinct >= static_cast<double>(abbreviation->values) / 2000.0 + 0.5) return false;
+    ereport(DEBUG2,
+            (errmsg_internal("typeid sort stops abbreviating after %d rows (distinct keys: %.0f)", rows, distinct)));
+    return true;
 }
 
 // A prefix argument checked (22023 names the SQL function's argument).
@@ -180,7 +182,7 @@ IDCODEC_SQL_FUNCTION(idcodec_typeid_sortsupport) {
     // The abbreviated keys of a typeid are compared first and the values only when two keys are equal.
     // The state lives as long as the sort (its counter's registers are allocated with it).
     const MemoryContext caller_context = MemoryContextSwitchTo(ssup->ssup_cxt);
-    auto* abbreviation = new (palloc0(sizeof(Abbreviation))) Abbreviation;
+    auto* abbreviation = new (palloc(sizeof(Abbreviation))) Abbreviation;
     initHyperLogLog(&abbreviation->distinct_keys, 10);
     MemoryContextSwitchTo(caller_context);
     ssup->ssup_extra = abbreviation;

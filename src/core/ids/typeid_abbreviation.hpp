@@ -40,11 +40,12 @@ private:
     std::uint32_t code_of(std::string_view prefix, bool keepable, bool& has_own_code) noexcept;
     static Known known(std::string_view prefix, std::uint32_t code) noexcept;
 
+    // Left unset until used (a sort of each group of an ordered aggregate makes an abbreviator).
     bool has_reference_ = false;
-    Known reference_{};
+    Known reference_;
     bool growing_ = true;  // whether new prefixes may still get codes
     std::size_t count_ = 0;
-    std::array<Known, capacity> sorted_{};  // the first count_, in prefix order, codes ascending
+    std::array<Known, capacity> sorted_;  // the first count_, in prefix order, codes ascending
 };
 
 }  // namespace idcodec::time_ordered

@@ -148,20 +148,24 @@ TEST(TypeIdAbbreviation, DictionaryFullOrGapClosed) {
     std::vector<std::string> prefixes;
     for (std::uint32_t k = 0; k < count; ++k) prefixes.push_back(letters_of(k * 97, 4));
     for (std::uint32_t k = 0; k < count; ++k) ascending[k].prefix = prefixes[k];
+    // met in order, 55 of the 276 prefixes get codes (the rest tie at the end); shuffled, the dictionary fills up
     std::vector<TypeId> values = ascending;
-    EXPECT_GT(share_decided(keyed_in_order(values)), 0.5);
+    EXPECT_GT(share_decided(keyed_in_order(values)), 0.3);
     std::reverse(values.begin(), values.end());
-    EXPECT_GT(share_decided(keyed_in_order(values)), 0.5);
+    EXPECT_GT(share_decided(keyed_in_order(values)), 0.3);
     std::shuffle(values.begin(), values.end(), std::mt19937(7));
-    EXPECT_GT(share_decided(keyed_in_order(values)), 0.5);
+    EXPECT_GT(share_decided(keyed_in_order(values)), 0.6);
 
-    std::vector<std::string> closing;
+    // after the reference (a prefix after all of them), 'aaaaaa' and then prefixes ever nearer to it from above: each
+    // takes the code halfway between 'aaaaaa' and the one before, until no code is left between them
+    std::vector<std::string> closing = {"zzzzzzz", letters_of(0, 6)};
     for (std::uint32_t step = std::uint32_t{1} << 24; step > 0; step >>= 1) closing.push_back(letters_of(step, 6));
-    closing.insert(closing.begin(), letters_of(0, 6));
     std::vector<TypeId> bisecting;
     for (const std::string& prefix : closing)
         for (const std::uint8_t byte : {0x10, 0x80, 0xf0}) bisecting.push_back(TypeId{prefix, filled(byte)});
-    share_decided(keyed_in_order(bisecting));
+    const double decided = share_decided(keyed_in_order(bisecting));
+    EXPECT_GT(decided, 0.5);
+    EXPECT_LT(decided, 1.0);  // the prefixes met after the gap closed tie with their lower neighbour's greatest keys
 }
 
 // The reference prefix's keys tell apart UUIDs one version 7 millisecond apart and within one (bit 61); the other
