@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <cstring>
 
 #include "core/ids/typeid_abbreviation.hpp"
 
@@ -27,7 +26,7 @@ std::uint64_t leading_bits(const Uuid& uuid) noexcept {
 
 TypeIdAbbreviator::Known TypeIdAbbreviator::known(std::string_view prefix, std::uint32_t code) noexcept {
     Known entry{code, static_cast<std::uint8_t>(prefix.size()), {}};
-    std::memcpy(entry.bytes.data(), prefix.data(), prefix.size());
+    std::copy(prefix.begin(), prefix.end(), entry.bytes.begin());  // (an empty prefix's data() may be null)
     return entry;
 }
 
