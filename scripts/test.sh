@@ -141,7 +141,7 @@ count_prepare() {
 # Most suites wait more than they compute (load phases, sleeps, network round trips, servers starting), so several
 # run at once: IDCODEC_JOBS slots (by default one more than the cores); a job that keeps every core busy by itself (a
 # compiler run, a CPU-bound push) takes WEIGHT slots. Each suite uses clusters and ports of its own (test/lib/
-# cluster.sh, IDCODEC_PORT_LEDGER), and what two suites could touch at once (a build directory, an installation
+# cluster.sh: free_port), and what two suites could touch at once (a build directory, an installation
 # both install into) is a resource that only one job holds at a time. Jobs start in the order they were declared,
 # the longest first, as soon as what they need has ended and their resources and slots are free.
 JOBS=${IDCODEC_JOBS:-$(($(nproc) + 1))}
@@ -202,7 +202,6 @@ run_jobs() {
     local id used held heavy reserved started_one finished
     declare -A running=()
     JOB_DIR=$(mktemp -d "${TMPDIR:-/tmp}/idcodec-jobs.XXXXXX")
-    export IDCODEC_PORT_LEDGER=$JOB_DIR/ports
     # an interrupted run stops its jobs (whose own traps stop their clusters); background jobs ignore SIGINT
     trap 'trap - INT TERM; kill -TERM 0 2>/dev/null; exit 130' INT TERM
     trap 'rm -rf "$JOB_DIR"' EXIT

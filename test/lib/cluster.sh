@@ -128,20 +128,29 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# free_port: a TCP port on localhost that nothing listens on, and that this run has not handed out before (callers
-# take several before starting any server; a command substitution cannot keep that in a variable, so a file does).
-# Suites run side by side by scripts/test.sh share its file, IDCODEC_PORT_LEDGER.
+# free_port: a TCP port on localhost that nothing listens on and that no test run on this machine has handed out
+# (callers take several before starting any server, and two runs may start servers side by side). The ledger is one
+# file of "port owner" lines beside the locks; the owner is the run (IDCODEC_PORT_OWNER, the process that first
+# sourced this file, which scripts/test.sh's suites inherit), and a run's lines go once it has ended.
+export IDCODEC_PORT_OWNER=${IDCODEC_PORT_OWNER:-$$}
 free_port() {
-    with_lock "ports-${IDCODEC_PORT_LEDGER:-$CLUSTERS}" free_port_from "${IDCODEC_PORT_LEDGER:-$CLUSTERS/ports}"
+    with_lock ports free_port_from "${TMPDIR:-/tmp}/idcodec-locks/ports.list"
 }
 
 free_port_from() {
-    local port
+    local port owner
+    touch "$1"
+    chmod 666 "$1" 2>/dev/null || true
+    while read -r port owner; do
+        if [ -n "$owner" ] && [ -d "/proc/$owner" ]; then echo "$port $owner"; fi
+    done <"$1" >"$1.live"
+    cat "$1.live" >"$1"
+    rm -f "$1.live"
     while :; do
         port=$((20000 + RANDOM % 20000))
-        grep -qx "$port" "$1" 2>/dev/null && continue
+        grep -q "^$port " "$1" && continue
         (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && continue
-        echo "$port" >>"$1"
+        echo "$port $IDCODEC_PORT_OWNER" >>"$1"
         echo "$port"
         return
     done
