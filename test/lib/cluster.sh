@@ -128,7 +128,8 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# free_port: a TCP port on localhost that nothing listens on and that no test run on this machine has handed out
+# free_port: a TCP port on localhost that nothing listens on, that no client connection can take for its own end,
+# and that no test run on this machine has handed out
 # (callers take several before starting any server, and two runs may start servers side by side). The ledger is one
 # file of "port owner" lines beside the locks; the owner is the run (IDCODEC_PORT_OWNER, the process that first
 # sourced this file, which scripts/test.sh's suites inherit), and a run's lines go once it has ended.
@@ -146,8 +147,13 @@ free_port_from() {
     done <"$1" >"$1.live"
     cat "$1.live" >"$1"
     rm -f "$1.live"
+    # below the kernel's range of ephemeral ports: a client's outgoing connection (Citus nodes connect to each
+    # other by TCP) may take any port in that range as its own end, and a server then fails to bind it
+    local ephemeral_first
+    read -r ephemeral_first _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || ephemeral_first=32768
+    [ "$ephemeral_first" -gt 12000 ] || { echo "free_port: ephemeral ports begin at $ephemeral_first" >&2; return 1; }
     while :; do
-        port=$((20000 + RANDOM % 20000))
+        port=$((10000 + RANDOM % (ephemeral_first - 10000)))
         grep -q "^$port " "$1" && continue
         (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && continue
         echo "$port $IDCODEC_PORT_OWNER" >>"$1"
