@@ -73,12 +73,14 @@ SELECT objectid_timestamp('000000000000000000000000') = to_timestamp(0) AS first
 -- 23:47:16.854775807 UTC: '300 years' gave the year 10661, '8862 years' the year 2120.
 SELECT extract(year FROM uuid_timestamp(uuid_generate_v7('300 years'))) = extract(year FROM clock_timestamp() + interval '300 years') AS same_year,
        abs(extract(epoch FROM uuid_timestamp(uuid_generate_v7('300 years')) - (clock_timestamp() + interval '300 years'))) < 5 AS now_300_years_on;
--- every 50 years up to 8850 on, 8862 years, and around 2^63 ns (2262-04-11 23:47:16.854775 UTC, to_timestamp's)
+-- 178 shifts by whole years from now up to the year 10888, back to the year 1970, and around 2^63 ns (2262-04-11
+-- 23:47:16.854775 UTC, to_timestamp's); the years counted from the clock's, so that every shift stays inside the range
 SELECT count(*) AS shifts,
        count(*) FILTER (WHERE abs(extract(epoch FROM uuid_timestamp(u) - (c + s))) < 5 AND uuid_version(u) = 7) AS as_shifted
 FROM (SELECT s, clock_timestamp() AS c, uuid_generate_v7(s) AS u
-      FROM (SELECT make_interval(years => y) FROM generate_series(0, 8850, 50) y
-            UNION ALL VALUES ('8862 years'::interval), ('-56 years'),
+      FROM (SELECT make_interval(years => (10888 - extract(year FROM clock_timestamp())::int) * k / 177)
+            FROM generate_series(0, 177) k
+            UNION ALL VALUES (make_interval(years => 1970 - extract(year FROM clock_timestamp())::int)),
                              (to_timestamp(9223372036) + interval '0.854775 s' - clock_timestamp() - interval '1 minute'),
                              (to_timestamp(9223372036) + interval '0.854775 s' - clock_timestamp() + interval '1 minute')) v(s)) g;
 -- the bounds: a second inside each is a time of that second; a second outside, a year outside and beyond
@@ -89,5 +91,7 @@ SELECT uuid_timestamp(uuid_generate_v7(timestamptz '1970-01-01 00:00:00 UTC' - c
        BETWEEN timestamptz '10889-08-02 05:31:49.655 UTC' AND timestamptz '10889-08-02 05:31:50.655 UTC' AS second_before_the_last;
 SELECT pg_temp.error_of($$SELECT uuid_generate_v7(timestamptz '1970-01-01 00:00:00 UTC' - clock_timestamp() - interval '1 second')$$) AS second_before_1970,
        pg_temp.error_of($$SELECT uuid_generate_v7(timestamptz '10889-08-02 05:31:50.655 UTC' - clock_timestamp() + interval '1 second')$$) AS second_after_the_last;
-SELECT s AS shift, pg_temp.error_of(format('SELECT uuid_generate_v7(%L)', s)) AS error
-FROM unnest(ARRAY['-57 years', '8864 years', '300000 years', '-300000 years']) WITH ORDINALITY AS v(s, i) ORDER BY i;
+SELECT s AS shift, pg_temp.error_of(format('SELECT uuid_generate_v7(%s)', s)) AS error
+FROM unnest(ARRAY[$$timestamptz '1969-01-01 00:00:00 UTC' - clock_timestamp()$$,
+                  $$timestamptz '10890-08-02 00:00:00 UTC' - clock_timestamp()$$,
+                  $$'300000 years'$$, $$'-300000 years'$$]) WITH ORDINALITY AS v(s, i) ORDER BY i;

@@ -48,7 +48,8 @@ WITH edge(type, value) AS (VALUES
     ('timestamp with time zone', $$'10889-08-02 05:31:50.655+00'$$), ('timestamp with time zone', $$'10889-08-02 05:31:50.656+00'$$),
     ('timestamp with time zone', $$'4713-11-24 00:00:00+00 BC'$$), ('timestamp with time zone', $$'294276-12-31 23:59:59+00'$$),
     ('timestamp with time zone', 'NULL'),
-    ('interval', $$'0'$$), ('interval', $$'-56 years'$$), ('interval', $$'-57 years'$$), ('interval', $$'8800 years'$$),
+    ('interval', $$'0'$$), ('interval', $$make_interval(years => 1970 - extract(year FROM clock_timestamp())::int)$$),
+    ('interval', $$timestamptz '1969-12-31 23:59:59.999999+00' - clock_timestamp()$$), ('interval', $$'8800 years'$$),
     ('interval', $$'178000000 years'$$), ('interval', $$'-2147483648 months -2147483648 days'$$),
     -- infinite intervals exist from PostgreSQL 17 on
     ('interval', $$CASE WHEN current_setting('server_version_num')::int >= 170000 THEN 'infinity' ELSE '1 day' END$$),

@@ -24,32 +24,6 @@ trap 'q -c "DROP TABLE IF EXISTS limits_value, limits_setting" >/dev/null 2>&1 |
 
 source "$(dirname "$0")/../lib/backend_probe.sh"
 
-# cancel_ms SQL: "WALL CPU": milliseconds between statement_timeout (300 ms) and the end of SQL, which must outlast
-# it, on the wall clock and on the backend's CPU; "-1 -1" when SQL ended before the timeout.
-cancel_ms() {
-    local out window
-    out=$(mktemp)
-    probe_run "$out" "SET statement_timeout = '300ms';
-DO \$\$
-DECLARE t0 timestamptz := clock_timestamp();
-BEGIN
-    BEGIN
-        $1;
-        RAISE NOTICE 'window -1 -1';
-    EXCEPTION WHEN query_canceled THEN
-        RAISE NOTICE 'window % %', (extract(epoch FROM t0) * 1000000)::bigint,
-            (extract(epoch FROM clock_timestamp()) * 1000000)::bigint;
-    END;
-END \$\$;"
-    window=$(grep -oE 'window -?[0-9]+ -?[0-9]+' "$PROBE_MESSAGES" | tail -n 1)
-    rm -f "$out"
-    read -r _ t0 end <<<"$window"
-    if [ -z "$t0" ] || [ "$t0" = -1 ]; then echo "-1 -1"; return; fi
-    # (the block's clock starts a little after the statement's timeout does)
-    local wall=$(( (end - t0) / 1000 - 300 ))
-    echo "$((wall > 0 ? wall : 0)) $(cpu_ms_between "$((t0 + 300000))" "$end")"
-}
-
 failures=0
 row() {  # row LABEL MEMORY_SQL CANCEL_SQL
     local memory wall cpu

@@ -111,14 +111,18 @@ if [ "$major" -ge 18 ]; then
         "$(d -c "SET timezone = 'Europe/Berlin'" -c "$shifted" -c "SELECT count(*) FILTER (WHERE pg_temp.shifted(s))
                  FROM unnest(ARRAY['0', '-1 day', '1 mon', '-6 mons 3 days', '100 years', '-50 years 3 hours',
                                    '-1 microsecond']::interval[]) s")" "7"
-    # the whole range, past 2262-04-11 (2^63 ns since 1970) and up to a second inside each bound
+    # the whole range: past 2262-04-11 (2^63 ns since 1970), whole years to 10888 and back to 1970 (counted from the
+    # clock's year), and up to a second inside each bound
     check "uuid_generate_v7(shift) = uuidv7(shift) from 1970 to 10889" \
         "$(d -c "SET timezone = 'UTC'" -c "$shifted" -c "SELECT count(*) FILTER (WHERE pg_temp.shifted(s))
-                 FROM unnest(ARRAY['300 years', '8862 years', '-56 years',
+                 FROM unnest(ARRAY['300 years', make_interval(years => 10888 - extract(year FROM clock_timestamp())::int),
+                                   make_interval(years => 1970 - extract(year FROM clock_timestamp())::int),
                                    to_timestamp(9223372036) - clock_timestamp() + interval '1 second',
                                    timestamptz '1970-01-01 00:00:00+00' - clock_timestamp() + interval '1 second',
                                    timestamptz '10889-08-02 05:31:50.655+00' - clock_timestamp() - interval '1 second']) s")" "6"
-    for shift in "'-57 years'" "'8864 years'" "'300000 years'" "'-300000 years'" "'infinity'" "'-infinity'" \
+    for shift in "timestamptz '1969-01-01 00:00:00+00' - clock_timestamp()" \
+                 "timestamptz '10890-08-02 00:00:00+00' - clock_timestamp()" \
+                 "'300000 years'" "'-300000 years'" "'infinity'" "'-infinity'" \
                  "timestamptz '1970-01-01 00:00:00+00' - clock_timestamp() - interval '1 second'" \
                  "timestamptz '10889-08-02 05:31:50.655+00' - clock_timestamp() + interval '1 second'"; do
         ours=$(d -v VERBOSITY=sqlstate -c "SELECT uuid_generate_v7($shift)" 2>&1 || true)

@@ -11,6 +11,9 @@
 #                          milliseconds the backend spent on a CPU from the last sample at or before FROM_US (wall
 #                          clock, microseconds since the epoch) to the first at or after TO_US: at least the true
 #                          time, by at most two sampling periods of work
+#   cancel_ms SQL          "WALL CPU": milliseconds between statement_timeout (300 ms) and the end of SQL, a PL/pgSQL
+#                          statement that must outlast it, on the wall clock and on the backend's CPU; "-1 -1" when
+#                          SQL ended before the timeout
 #
 # CPU time, not wall time, says how much work a backend did in a stretch: on a busy machine the wall clock also counts
 # the time other processes had the cores. The session is started and found before SQL is sent (the checks wait
@@ -63,4 +66,28 @@ cpu_ms_between() {
         $1 >= to && end == "" { end = $2 }
         { last = $2 }
         END { if (end == "") end = last; printf "%d\n", (end - start) / 1000000 }' "$PROBE_SAMPLES"
+}
+
+cancel_ms() {
+    local out window
+    out=$(mktemp)
+    probe_run "$out" "SET statement_timeout = '300ms';
+DO \$\$
+DECLARE t0 timestamptz := clock_timestamp();
+BEGIN
+    BEGIN
+        $1;
+        RAISE NOTICE 'window -1 -1';
+    EXCEPTION WHEN query_canceled THEN
+        RAISE NOTICE 'window % %', (extract(epoch FROM t0) * 1000000)::bigint,
+            (extract(epoch FROM clock_timestamp()) * 1000000)::bigint;
+    END;
+END \$\$;"
+    window=$(grep -oE 'window -?[0-9]+ -?[0-9]+' "$PROBE_MESSAGES" | tail -n 1)
+    rm -f "$out"
+    read -r _ t0 end <<<"$window"
+    if [ -z "$t0" ] || [ "$t0" = -1 ]; then echo "-1 -1"; return; fi
+    # (the block's clock starts a little after the statement's timeout does)
+    local wall=$(( (end - t0) / 1000 - 300 ))
+    echo "$((wall > 0 ? wall : 0)) $(cpu_ms_between "$((t0 + 300000))" "$end")"
 }
