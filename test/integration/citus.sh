@@ -200,23 +200,14 @@ read -r bytes_in bytes_stored < <(c -c "$stats")
 # The reload is asynchronous: wait until the node has read its configuration again.
 keys_on() {
     as_postgres sh -c "umask 077; printf '%s\n' \"\$1\" >'$CLUSTERS/$(citus_node_name "$1")/idcodec.keys'" sh "$2"
-    reload_node "$1"
-}
-reload_node() {
-    local loaded
-    loaded=$(cluster_psql "$1" -c "SELECT pg_conf_load_time()")
-    cluster_psql "$1" -c "SELECT pg_reload_conf()" >/dev/null
-    for _ in $(seq 1 100); do
-        [ "$(cluster_psql "$1" -c "SELECT pg_conf_load_time()")" != "$loaded" ] && return 0
-        sleep 0.05
-    done
+    cluster_reload "$1"
 }
 customers_key=2b7e151628aed2a6abf7158809cf4f3c
 next_key=000102030405060708090a0b0c0d0e0f1011121314151617
 for port in $(citus_nodes); do
     keys_on "$port" "customers = $customers_key"
     cluster_psql "$port" -c "LOAD 'idcodec'" -c "ALTER SYSTEM SET idcodec.keyring_file = 'idcodec.keys'"
-    reload_node "$port"
+    cluster_reload "$port"
 done
 c >/dev/null <<'SQL'
 CREATE TABLE customer (
@@ -266,12 +257,12 @@ c -c "INSERT INTO customer (id) VALUES ($(id_on "${workers[0]}"))"
 check "... while worker1's shards take rows with the right code" "$(c -c "SELECT count(*), count(*) FILTER (WHERE public_id =
     idcrypt_encode(id, '\x$customers_key'::bytea, tweak => 'customer')) FROM customer")" "1001|1001"
 cluster_psql "${workers[0]}" -c "ALTER SYSTEM RESET idcodec.keyring_file"
-reload_node "${workers[0]}"
+cluster_reload "${workers[0]}"
 check "worker1 with no keyring file set: 55000 naming worker1, and no row written" \
     "$(failure "INSERT INTO customer (id) VALUES ($(id_on "${workers[0]}"))") $(c -c "SELECT count(*) FROM customer")" \
     "55000 while executing command on localhost:${workers[0]} 1001"
 cluster_psql "${workers[0]}" -c "ALTER SYSTEM SET idcodec.keyring_file = 'idcodec.keys'"
-reload_node "${workers[0]}"
+cluster_reload "${workers[0]}"
 # Rotation as the docs give it: the new name in every node's file, reloaded, checked alike, then a column of its own.
 for port in $(citus_nodes); do keys_on "$port" "customers = $customers_key
 customers_2027 = $next_key"; done
@@ -297,7 +288,7 @@ node_number=0
 for port in $(citus_nodes); do
     node_number=$((node_number + 1))
     cluster_psql "$port" -c "LOAD 'idcodec'" -c "ALTER SYSTEM SET idcodec.node_id = $node_number"
-    reload_node "$port"
+    cluster_reload "$port"
 done
 c -c "CREATE TABLE reading (id bigint DEFAULT snowflake_generate() PRIMARY KEY, sensor int NOT NULL)" \
   -c "SELECT create_distributed_table('reading', 'id')" \

@@ -39,7 +39,7 @@ as_app() { psql -X -q -At -h "$CLUSTERS" -p "$port" -U idcodec_app -d postgres "
 as_app_with() { psql -X -q -At -h "$CLUSTERS" -p "$port" -U idcodec_app -d "dbname=postgres options='$1'" "${@:2}" 2>&1 || true; }
 sqlstate() { psql -X -q -At -h "$CLUSTERS" -p "$port" -U "$1" -d postgres -v VERBOSITY=verbose -c "$2" 2>&1 |
     sed -nE 's/^ERROR:  ([0-9A-Z]{5}): .*/\1/p' | head -n 1; }
-reload() { as_super -c "SELECT pg_reload_conf()" >/dev/null; sleep 1; }
+reload() { cluster_reload "$port"; }
 
 version_num=$(as_super -c "SHOW server_version_num")
 as_super -c "CREATE EXTENSION idcodec" -c "CREATE EXTENSION pg_stat_statements" \
@@ -64,9 +64,10 @@ check "it cannot ALTER SYSTEM it" "$(sqlstate idcodec_app "ALTER SYSTEM SET idco
 # (17 and later check a name ALTER SYSTEM does not know against the prefixes modules reserve)
 check "keys inline (idcodec 1.2.0's idcodec.keyring) are no setting any more, even for a superuser" \
     "$(sqlstate postgres "ALTER SYSTEM SET idcodec.keyring = 'x=$customers'")" "$([ "$version_num" -lt 170000 ] && echo 42704 || echo 42602)"
+loaded=$(as_super -c "SELECT pg_conf_load_time()")
 check "ALTER SYSTEM of the path works for a superuser, and checks the file" \
     "$(as_super -c "ALTER SYSTEM SET idcodec.keyring_file = '$keys'" -c "SELECT pg_reload_conf()")" "t"
-sleep 1
+cluster_await_reload "$port" "$loaded"
 check "the statistics every pg_read_all_stats member reads hold no key, only the path" \
     "$(as_app -c "SELECT count(*) FILTER (WHERE query ~* '$customers|$invoices'),
                          count(*) FILTER (WHERE query ~ 'ALTER SYSTEM SET idcodec.keyring_file')
@@ -217,9 +218,10 @@ cluster_stop keys
 cluster_run keys "$port" "shared_preload_libraries="
 check "a session without idcodec: ALTER SYSTEM of the file $([ "$version_num" -lt 170000 ] && echo "fails (before 17)" || echo "works (17 and later)")" \
     "$(sqlstate postgres "ALTER SYSTEM SET idcodec.keyring_file = '$keys'")" "$([ "$version_num" -lt 170000 ] && echo 42704)"
+loaded=$(as_super -c "SELECT pg_conf_load_time()")
 check "the docs' procedure (LOAD 'idcodec', ALTER SYSTEM, reload) works" \
     "$(as_super -c "LOAD 'idcodec'" -c "ALTER SYSTEM SET idcodec.keyring_file = '$keys'" -c "SELECT pg_reload_conf()")" "t"
-sleep 1
+cluster_await_reload "$port" "$loaded"
 check "and a new session has the keys" "$(as_app -c "$named")" "t"
 
 # STATEMENT lines are the failing statements above, which hold keys themselves (log_min_error_statement).

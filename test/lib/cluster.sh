@@ -115,6 +115,24 @@ cluster_psql() {
     psql -X -q -At -v ON_ERROR_STOP=1 -h localhost -p "$port" -U postgres "$@"
 }
 
+# cluster_reload PORT: the server on PORT reads its configuration again, and this returns once a new session sees the
+# new reading (pg_conf_load_time changed; the reload is asynchronous), or after 5 s. cluster_await_reload PORT BEFORE
+# waits alike for a reload asked for elsewhere, BEFORE being pg_conf_load_time from before it.
+cluster_reload() {
+    local before
+    before=$(cluster_psql "$1" -c "SELECT pg_conf_load_time()")
+    cluster_psql "$1" -c "SELECT pg_reload_conf()" >/dev/null
+    cluster_await_reload "$1" "$before"
+}
+
+cluster_await_reload() {
+    local _
+    for _ in $(seq 1 100); do
+        [ "$(cluster_psql "$1" -c "SELECT pg_conf_load_time()")" != "$2" ] && return 0
+        sleep 0.05
+    done
+}
+
 # cluster_stop_all: every cluster of this run stopped at once and the clusters' directory removed (the EXIT trap).
 cluster_stop_all() {
     local name
