@@ -8,6 +8,7 @@
 #                    (stopped when the suite exits); sets PGHOST, PGPORT, PGUSER, PGDATABASE and SERVER_LOG
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+export IDCODEC_ROOT=$PWD
 if [ "${IDCODEC_PREPARED:-}" != 1 ]; then
     source scripts/setup.sh
     install_dependencies >&2
