@@ -155,10 +155,10 @@ objects = $(patsubst %.cpp,$(BUILD)/$(1)/%.o,$(2))
 
 # The unit tests link the extension's own core objects (plain C++, no PostgreSQL): what they test is what ships.
 $(BUILD)/unit_tests: $(call objects,test,$(UNIT_SRCS)) $(CORE_SRCS:.cpp=.o)
-	$(CXX) $(TEST_CXXFLAGS) -o $@ $^ $(CORE_LIBS) -lgtest -lgtest_main -pthread
+	$(CXX) $(TEST_CXXFLAGS) -o $@ $^ $(CORE_LIBS) -lgtest -pthread
 
 $(BUILD)/unit_tests_asan: $(call objects,asan,$(UNIT_SRCS) $(CORE_SRCS))
-	$(CXX) $(TEST_CXXFLAGS) $(SANITIZE) -o $@ $^ $(CORE_LIBS) -lgtest -lgtest_main -pthread
+	$(CXX) $(TEST_CXXFLAGS) $(SANITIZE) -o $@ $^ $(CORE_LIBS) -lgtest -pthread
 
 unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests

@@ -20,12 +20,16 @@ fi
 export IDCODEC_CACHE
 SYSTEM_PG=/usr/lib/postgresql/$PG_MAJOR
 export IDCODEC_INSTALL=${IDCODEC_INSTALL:-$IDCODEC_CACHE/install-$PG_MAJOR-$(printf '%s' "$IDCODEC_ROOT" | md5sum | cut -c1-8)}
-export PG_BIN=$IDCODEC_INSTALL$SYSTEM_PG/bin
+# A caller that has built and installed idcodec (the test command, test/major.sh for another major) says so with
+# IDCODEC_PREPARED=1 and names that installation's programs in PG_BIN.
+if [ "${IDCODEC_PREPARED:-}" != 1 ] || [ -z "${PG_BIN:-}" ]; then
+    export PG_BIN=$IDCODEC_INSTALL$SYSTEM_PG/bin
+fi
 # git: `make dist` and the README's clone; ca-certificates: npm's registry over HTTPS (Debian's nodejs only
 # recommends it).
 REQUIRED_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib make g++ clang libclang-rt-14-dev
                    libgtest-dev libbenchmark-dev libssl-dev locales python3 libpq-dev clang-format
-                   git ca-certificates)
+                   git ca-certificates libipc-run-perl)
 # The suites run again in a database with this locale, whose case rules differ from ASCII ('I' lowercases to 'ı').
 export TEST_LOCALE=tr_TR.UTF-8
 

@@ -14,7 +14,7 @@
 #
 # IDCODEC_CACHE (scripts/setup.sh) is the cache.
 source "$(dirname "${BASH_SOURCE[0]}")/lock.sh"
-POSTGRES_BUILD_PACKAGES=(bison flex zlib1g-dev make gcc)
+POSTGRES_BUILD_PACKAGES=(bison flex zlib1g-dev make gcc libipc-run-perl)
 # The stock releases the suites run on besides Debian's 15; the newest runs with the server's own assertions.
 POSTGRES_RELEASES=(16.13 17.6 18.6)
 POSTGRES_ASSERT_RELEASE=18.6
@@ -41,7 +41,7 @@ postgres_build_alone() {
     prefix=$(postgres_prefix "$version")
     # -O1 and no debugging information: two thirds of -O2's compile time and less than half of -O2 -g's, for servers
     # that only run the suites (an assertion failure names its file and line without debugging information)
-    options=(--prefix="$prefix" --without-icu --without-readline CFLAGS=-O1)
+    options=(--prefix="$prefix" --without-icu --without-readline --enable-tap-tests CFLAGS=-O1)
     [ "$version" = "$POSTGRES_ASSERT_RELEASE" ] && options+=(--enable-cassert)
     # the stamp names the source and the options: a cached build of other sources or options is built again
     stamp="$(sha256sum <"$tarball" | cut -c1-64) ${options[*]}"

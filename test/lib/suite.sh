@@ -6,11 +6,8 @@
 #   suite_cluster    the cluster a suite that needs only one runs on: the one its caller points at (PGHOST and
 #                    PGPORT, as test/major.sh does for the other majors), else a throwaway cluster of its own
 #                    (stopped when the suite exits); sets PGHOST, PGPORT, PGUSER, PGDATABASE and SERVER_LOG
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-export IDCODEC_ROOT=$PWD
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/setup.sh"
 if [ "${IDCODEC_PREPARED:-}" != 1 ]; then
-    source scripts/setup.sh
     install_dependencies >&2
     ensure_test_locale >&2
     build_and_install >&2
@@ -20,9 +17,5 @@ source test/lib/tap.sh
 
 suite_cluster() {
     [ -n "${PGHOST:-}" ] && [ -n "${PGPORT:-}" ] && return 0
-    source test/lib/cluster.sh
-    PGPORT=$(free_port)
-    cluster_start main "$PGPORT" "max_connections=120" "shared_buffers=256MB" >&2
-    PGHOST=$CLUSTERS PGUSER=postgres PGDATABASE=postgres SERVER_LOG=$(cluster_log main)
-    export PGHOST PGPORT PGUSER PGDATABASE SERVER_LOG
+    start_cluster >&2
 }

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# What the suites need built before they run: the test command's preparation jobs (they are not tests). Each is built
+# once per machine into the cache outside the checkout (IDCODEC_CACHE, scripts/setup.sh) and reused while its inputs
+# are the same.
+#
+#   bash test/prepare.sh postgres VERSION    a stock PostgreSQL release (test/lib/postgres_build.sh)
+#   bash test/prepare.sh citus [VERSION]     Citus for that stock release, or for the default major without one
+#   bash test/prepare.sh programs            the C++ test programs (unit tests, sanitized unit tests, fuzz targets,
+#                                            benchmarks) in build/, from the cache when it holds them for the same
+#                                            sources, flags and compilers
+#   bash test/prepare.sh drivers             the suites' libpq client programs
+#
+# Exits 0 when it is done, 77 when a peer's source is not beside the checkout (its suites then skip, saying why; the
+# reason is the last line on stderr), else 1.
+source "$(dirname "$0")/../scripts/setup.sh"
+source test/lib/postgres_build.sh
+source test/lib/citus_build.sh
+
+# programs_key: what the compiled test programs depend on: their sources and the core's, the Makefile (their flags),
+# the compilers and the PostgreSQL whose build flags the extension's core objects (which the unit tests link) used
+programs_key() {
+    {
+        find src test/unit test/fuzz test/bench test/asan_control.cpp Makefile -path test/fuzz/corpus -prune -o -type f \
+            \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' -o -name Makefile \) -print | LC_ALL=C sort | xargs sha256sum
+        g++ --version | head -n 1
+        clang++ --version | head -n 1
+        "$PG_BIN/pg_config" --version --cppflags --cflags
+    } | sha256sum | cut -c1-32
+}
+
+programs() {
+    local list=(build/unit_tests build/unit_tests_asan build/core_bench build/chunker_speed) target key cached
+    for target in test/fuzz/*.cpp; do list+=("build/fuzz_$(basename "$target" .cpp)"); done
+    key=$(programs_key)
+    cached=$IDCODEC_CACHE/programs/$key
+    if [ -f "$cached/.complete" ]; then
+        mkdir -p build
+        cp "${list[@]/#build\//$cached/}" build/
+        # newer than their sources, as if made here: a later make of one of them has nothing to do
+        touch "${list[@]}"
+        log "the C++ test programs from the cache ($cached)"
+        return 0
+    fi
+    # (with the installation's pg_config, which the extension's objects, linked by the unit tests, were built with)
+    make -s -j"$(nproc)" "${list[@]}" PG_CONFIG="$PG_BIN/pg_config" || return 1
+    rm -rf "$cached.tmp"
+    mkdir -p "$cached.tmp"
+    cp "${list[@]}" "$cached.tmp/"
+    touch "$cached.tmp/.complete"
+    rm -rf "$cached"
+    mv "$cached.tmp" "$cached"
+    # the three newest sets are kept
+    ls -1dt "$IDCODEC_CACHE"/programs/*/ | tail -n +4 | xargs -r rm -rf
+}
+
+case ${1:-} in
+    postgres) postgres_build "$2" ;;
+    citus)
+        if [ -n "${2:-}" ]; then PG_BIN=$(postgres_prefix "$2")/bin; fi
+        out=$(citus_require 2>&1)
+        status=$?
+        [ $status = 0 ] || printf '%s\n' "$out" >&2
+        exit $status ;;
+    programs) programs ;;
+    drivers)
+        make -s -j"$(nproc)" build/chaos_driver build/cluster_driver build/binary_types build/plan_diff \
+            PG_CONFIG="$PG_BIN/pg_config" ;;
+    *) echo "usage: bash test/prepare.sh postgres VERSION | citus [VERSION] | programs | drivers" >&2; exit 2 ;;
+esac
