@@ -18,6 +18,10 @@ else
     IDCODEC_CACHE=${IDCODEC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/idcodec}
 fi
 export IDCODEC_CACHE
+# The compilers run through ccache (installed with the rest), its objects in that cache: the extension is compiled
+# again for every major, for the sanitized server, the package and the installation test, and a run whose sources did
+# not change compiles nothing. (/usr/lib/ccache holds compilers of the same names that call the real ones.)
+export PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$IDCODEC_CACHE/ccache CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=4G
 SYSTEM_PG=/usr/lib/postgresql/$PG_MAJOR
 export IDCODEC_INSTALL=${IDCODEC_INSTALL:-$IDCODEC_CACHE/install-$PG_MAJOR-$(printf '%s' "$IDCODEC_ROOT" | md5sum | cut -c1-8)}
 # A caller that has built and installed idcodec (the test command, test/major.sh for another major) says so with
@@ -29,7 +33,7 @@ fi
 # recommends it).
 REQUIRED_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib make g++ clang libclang-rt-14-dev
                    libgtest-dev libbenchmark-dev libssl-dev locales python3 libpq-dev clang-format
-                   git ca-certificates libipc-run-perl)
+                   git ca-certificates libipc-run-perl ccache)
 # The suites run again in a database with this locale, whose case rules differ from ASCII ('I' lowercases to 'ı').
 export TEST_LOCALE=tr_TR.UTF-8
 
