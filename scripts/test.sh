@@ -17,6 +17,7 @@
 #       --fast:  the inner loop: build, install, the unit tests and the pg_regress suites only
 #       --only:  only those jobs (and what they need built first), e.g. --only keyring or --only unit,regress
 #       --list:  the jobs' names
+# IDCODEC_JOB_LOGS=DIR keeps every job's standard output (its TAP), standard error and exit status in DIR.
 QUICK=0
 FAST=0
 LIST=0
@@ -209,10 +210,16 @@ job_end() {
 run_jobs() {
     local key pid used held heavy reserved started_one finished
     declare -A running=()
-    JOB_DIR=$(mktemp -d "${TMPDIR:-/tmp}/idcodec-jobs.XXXXXX")
+    # each job's output, kept after the run in IDCODEC_JOB_LOGS when that names a directory
+    if [ -n "${IDCODEC_JOB_LOGS:-}" ]; then
+        JOB_DIR=$IDCODEC_JOB_LOGS
+        mkdir -p "$JOB_DIR"
+    else
+        JOB_DIR=$(mktemp -d "${TMPDIR:-/tmp}/idcodec-jobs.XXXXXX")
+        trap 'rm -rf "$JOB_DIR"' EXIT
+    fi
     # an interrupted run stops its jobs (whose own traps stop their clusters)
     trap 'trap - INT TERM; kill -TERM 0 2>/dev/null; exit 130' INT TERM
-    trap 'rm -rf "$JOB_DIR"' EXIT
     while :; do
         # start what may start, in declaration order
         started_one=1
