@@ -41,7 +41,7 @@ export PATH=$PG_BIN:$PATH
 
 # idcodec built against this release in its own copy of the sources, warnings as errors
 copy=$IDCODEC_ROOT/build/pg-$version
-if idcodec_build_for "$PG_BIN/pg_config" "$copy"; then
+if with_lock "build-pg-$version" idcodec_build_for "$PG_BIN/pg_config" "$copy"; then
     tap_ok "builds with -Werror against $("$PG_BIN/pg_config" --version)$([ "$assert" = assert ] && echo ' (assertions on)')"
 else
     tap_not_ok "builds with -Werror against $("$PG_BIN/pg_config" --version)" "$(tail -n 40 "$copy/build.log")"
