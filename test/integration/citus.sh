@@ -10,14 +10,16 @@
 # Runs on the PostgreSQL of $PG_BIN with its Citus (test/lib/citus_build.sh: 13.2.2 on 15, 14.0.1 on 16-18), whose
 # source must be beside the checkout or in $IDCODEC_PEERS.
 # IDCODEC_CITUS_CHUNK_MB sets how much data the chunking measurement spreads over files (default 64).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/../lib/suite.sh"
 source test/lib/citus_build.sh
-citus_require
 source test/lib/citus_cluster.sh
-source test/lib/check.sh
 source test/lib/versions.sh
-citus_cluster_start
+citus_cluster_require
+if citus_cluster_start >&2; then
+    tap_ok "a Citus $(citus_release) cluster starts: a coordinator and two workers"
+else
+    tap_not_ok "a Citus $(citus_release) cluster starts: a coordinator and two workers"; tap_done || true; exit 1
+fi
 versions() {
     citus_per_node "SELECT coalesce((SELECT extversion FROM pg_extension WHERE extname = 'idcodec'), 'none')" | paste -sd' '
 }
@@ -316,11 +318,11 @@ check "no backend of any node crashed or failed an assertion" "$(citus_crashes)"
 docs=$(PGHOST=localhost PGPORT=$coordinator PGUSER=postgres PGDATABASE=postgres python3 test/docs_check.py --citus docs/scaling-out.md 2>&1 || true)
 check "the Citus examples of docs/scaling-out.md give the results shown" "$(tail -n 1 <<<"$docs")" \
     "docs on Citus: $(grep -c ';   -- ' <(sed -n '/^```sql citus/,/^```$/p' docs/scaling-out.md)) examples compared; 0 problems"
-[ "$failures" -eq 0 ] || printf '%s\n' "$docs"
+[ "$TAP_FAILED" -eq 0 ] || tap_diag "$docs"
 
-echo "  the workers' query: $(grep -m1 -oE 'Query: INSERT INTO .{0,160}' <<<"$insert_plan")..."
-echo "measured (2 cores, all three nodes on this machine): 1M-row INSERT ... SELECT of three public IDs:" \
+tap_diag "the workers' query: $(grep -m1 -oE 'Query: INSERT INTO .{0,160}' <<<"$insert_plan")..."
+tap_diag "measured (2 cores, all three nodes on this machine): 1M-row INSERT ... SELECT of three public IDs:" \
      "Citus ${citus_ms} ms, one node ${local_ms} ms; chunking and storing $((bytes_in >> 20)) MB in $files files:" \
      "Citus ${citus_chunk_ms} ms, one node ${local_chunk_ms} ms; stored $((bytes_stored >> 20)) MB"
-echo "citus: Citus $(citus_release), $passes checks passed, $failures failed"
-[ "$failures" -eq 0 ]
+tap_diag "citus: Citus $(citus_release)"
+tap_done

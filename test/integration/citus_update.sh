@@ -8,14 +8,16 @@
 # query shapes that fail with the previous release's families, checked to fail before the update).
 # Runs on the PostgreSQL of $PG_BIN with its Citus (test/lib/citus_build.sh). IDCODEC_UPDATE_SECONDS (default 20) is
 # the length of the load.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/../lib/suite.sh"
 source test/lib/citus_build.sh
-citus_require
 source test/lib/citus_cluster.sh
-source test/lib/check.sh
 source test/lib/versions.sh
-citus_cluster_start
+citus_cluster_require
+if citus_cluster_start >&2; then
+    tap_ok "a Citus $(citus_release) cluster starts: a coordinator and two workers"
+else
+    tap_not_ok "a Citus $(citus_release) cluster starts: a coordinator and two workers"; tap_done || true; exit 1
+fi
 current=$(idcodec_current)
 previous=$(idcodec_previous)
 seconds=${IDCODEC_UPDATE_SECONDS:-20}
@@ -107,7 +109,11 @@ chmod -R a+rX "$load"
     -f "$load/time_range.sql@1" postgres >"$load/pgbench.out" 2>&1 &
 pgbench=$!
 sleep $((seconds / 3))
-updated=$(c -c '\timing on' -c "ALTER EXTENSION idcodec UPDATE" 2>&1) || { echo "FAILED: the update: $updated"; exit 1; }
+if updated=$(c -c '\timing on' -c "ALTER EXTENSION idcodec UPDATE" 2>&1); then
+    tap_ok "ALTER EXTENSION idcodec UPDATE on the coordinator succeeds under the load"
+else
+    tap_not_ok "ALTER EXTENSION idcodec UPDATE on the coordinator succeeds under the load" "$updated"; tap_done || true; exit 1
+fi
 update_ms=$(grep -oE 'Time: [0-9.]+' <<<"$updated" | cut -d' ' -f2)
 check "the update ran while the load did" "$(kill -0 "$pgbench" 2>/dev/null && echo running)" "running"
 status=0
@@ -117,7 +123,7 @@ failed=$(grep -m 1 -oE 'number of failed transactions: [0-9]+' <<<"$pgbench_out"
 aborted=$(grep -c 'aborted' <<<"$pgbench_out" || true)
 check "the load ran through the update: pgbench's status, failed transactions, aborted clients" \
     "$status ${failed} $aborted" "0 0 0"
-[ "$status" = 0 ] && [ "$failed" = 0 ] || { grep -E 'error|ERROR|aborted' <<<"$pgbench_out" | sort | uniq -c | head -n 10 || true; }
+[ "$status" = 0 ] && [ "$failed" = 0 ] || tap_diag "$(grep -E 'error|ERROR|aborted' <<<"$pgbench_out" | sort | uniq -c | head -n 10 || true)"
 # per script, in the order given: name and transactions
 processed=$(sed -nE 's/^SQL script [0-9]+: .*\/([a-z_]+)\.sql$/\1/p; s/^ - ([0-9]+) transactions .*/\1/p' <<<"$pgbench_out" | paste -sd' ')
 updates=$(awk '{for (i = 1; i < NF; i++) if ($i == "by_hashid") print $(i + 1)}' <<<"$processed")
@@ -131,13 +137,13 @@ check "every node at $current" "$(citus_per_node "SELECT extversion FROM pg_exte
     "$current $current $current"
 for port in $(citus_nodes); do
     node=$(citus_node_name "$port")
-    cluster_psql "$port" -c "CREATE DATABASE idcodec_fresh" -c "\\c idcodec_fresh" -c "CREATE EXTENSION idcodec"
+    cluster_psql "$port" -c "CREATE DATABASE idcodec_fresh" -c "\\c idcodec_fresh" -c "CREATE EXTENSION idcodec" >&2
     fresh=$(cluster_psql "$port" -d idcodec_fresh -f test/lib/catalog_describe.sql)
     updated=$(cluster_psql "$port" -d postgres -f test/lib/catalog_describe.sql)
     check "$node: the updated catalog equals a fresh $current install on it ($(wc -l <<<"$fresh") lines)" \
         "$updated" "$fresh"
-    [ "$updated" = "$fresh" ] || diff <(echo "$fresh") <(echo "$updated") | head -n 10
-    cluster_psql "$port" -c "DROP DATABASE idcodec_fresh"
+    [ "$updated" = "$fresh" ] || tap_diag "$(diff <(echo "$fresh") <(echo "$updated") | head -n 10)"
+    cluster_psql "$port" -c "DROP DATABASE idcodec_fresh" >&2
 done
 check "every operator class passes amvalidate on every node" "$(citus_per_node "$amvalidate" | paste -sd' ')" "6/6 6/6 6/6"
 check "the uuid shapes on every shard: an IN list, = ANY of a subquery's array, NOT IN a subquery" \
@@ -148,10 +154,10 @@ check "... the IN list pruned to its values' shards, the workers' plans using th
        grep -oE 'Task Count: [0-9]+') $(c -c "EXPLAIN (COSTS OFF) ${shapes[2]}" | grep -oE 'Task Count: [0-9]+')" \
     "1 Task Count: 2 Task Count: 32"
 check "no backend of any node crashed or failed an assertion" "$(citus_crashes)" ""
-[ "$failures" -eq 0 ] || tail -n 25 "$load/pgbench.out"
+[ "$TAP_FAILED" -eq 0 ] || tap_diag "$(tail -n 25 "$load/pgbench.out")"
 
 tps=$(grep -oE 'tps = [0-9.]+' <<<"$pgbench_out" | head -n 1 | cut -d' ' -f3)
-echo "measured: $previous -> $current under load: ALTER EXTENSION UPDATE ${update_ms} ms; pgbench ${seconds} s, 8 clients," \
+tap_diag "measured: $previous -> $current under load: ALTER EXTENSION UPDATE ${update_ms} ms; pgbench ${seconds} s, 8 clients," \
      "${tps} transactions/s; per script: $processed; before the update the shapes gave: $before (amvalidate: $before_valid)"
-echo "citus_update: Citus $(citus_release), $passes checks passed, $failures failed"
-[ "$failures" -eq 0 ]
+tap_diag "citus_update: Citus $(citus_release)"
+tap_done

@@ -1,7 +1,10 @@
 # A Citus cluster on local ports for the Citus suites: a coordinator and two workers, each a throwaway cluster of
-# test/lib/cluster.sh (stopped and removed when the suite exits). Sourced after test/lib/citus_build.sh's
-# citus_require.
+# test/lib/cluster.sh (stopped and removed when the suite exits). Sourced by suites in TAP (test/lib/tap.sh) after
+# test/lib/citus_build.sh.
 #
+#   citus_cluster_require               citus_require for such a suite: its messages on stderr; the suite skips as a
+#                                       whole when Citus's source is not beside the checkout, and ends with a failed
+#                                       test when Citus does not build
 #   citus_cluster_start [SETTING ...]   starts the three nodes (each SETTING "name=value" on every node), creates
 #                                       Citus on each and adds the workers; sets $coordinator and $workers (ports)
 #   c [psql arguments]                  psql on the coordinator's postgres database
@@ -27,8 +30,22 @@ citus_cluster_start() {
         cluster_start "$(citus_node_name "$port")" "$port" "${CITUS_NODE_SETTINGS[@]}" "$@" || return 1
         cluster_psql "$port" -c "CREATE EXTENSION citus" || return 1
     done
-    c -c "SELECT citus_set_coordinator_host('localhost', $coordinator)" >/dev/null
-    for port in "${workers[@]}"; do c -c "SELECT citus_add_node('localhost', $port)" >/dev/null; done
+    # (each step checked: a caller testing the start runs this where set -e does not apply)
+    c -c "SELECT citus_set_coordinator_host('localhost', $coordinator)" >/dev/null || return 1
+    for port in "${workers[@]}"; do c -c "SELECT citus_add_node('localhost', $port)" >/dev/null || return 1; done
+}
+
+citus_cluster_require() {
+    local out status=0
+    out=$(citus_require 2>&1) || status=$?
+    case $status in
+        0) printf '%s\n' "$out" >&2 ;;
+        # citus_require's reason is its "SKIPPED: " line
+        77) tap_skip_all "$(sed -n 's/^SKIPPED: //p' <<<"$out" | tail -n 1)" ;;
+        *) tap_not_ok "Citus $(citus_release) builds for $("$(citus_pg_config)" --version)" "$(tail -n 30 <<<"$out")"
+           tap_done || true
+           exit 1 ;;
+    esac
 }
 
 c() { cluster_psql "$coordinator" -d postgres "$@"; }

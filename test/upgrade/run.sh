@@ -9,34 +9,48 @@
 # pg_upgrade from 15 and 16 until a superuser runs docs/upgrading.md's two statements, with it from 17 and after
 # pg_dump/pg_restore, and a join of a ulid column with a uuid column can then be a merge join.
 #
-# Prints "ok: ..." or "FAILED: ..." per check (scripts/test.sh counts them). The PostgreSQL releases are built once
-# into the cache (test/lib/postgres_build.sh); without a release tarball or pg_hashids-1.3.tar.gz (in $IDCODEC_PEERS
-# or beside the checkout) it prints "SKIPPED: ..." and exits 77.
-source "$(dirname "$0")/../../scripts/setup.sh"
+# Reports in TAP (test/lib/tap.sh): one test per step and per check; a step that fails ends that source release's
+# tests. The PostgreSQL releases are built once into the cache (test/lib/postgres_build.sh); without a release
+# tarball or pg_hashids-1.3.tar.gz (in $IDCODEC_PEERS or beside the checkout) the suite skips as a whole, saying which.
+source "$(dirname "$0")/../lib/suite.sh"
 source test/lib/postgres_build.sh
 source test/lib/peer_extension_build.sh
 set +e
 target=${POSTGRES_RELEASES[-1]}
 sources=("$POSTGRES_UPGRADE_SOURCE" "${POSTGRES_RELEASES[@]:0:${#POSTGRES_RELEASES[@]}-1}")
 STEP_SECONDS=${IDCODEC_STEP_SECONDS:-900}
-failures=0
-# fail WHAT: a failed check; indent: what explains it, indented so that no line of it counts as a check
-fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
-indent() { sed 's/^/    /'; }
 # limited COMMAND...: with a time limit, in our process group (an interrupt reaches it at once)
 limited() { timeout --foreground "$STEP_SECONDS" "$@"; }
+# stop DESCRIPTION [DETAIL]: a failed test that leaves nothing to test after it
+stop() { tap_not_ok "$1" "${2:-}"; tap_done; exit 1; }
 
 archive=$(find_peer pg_hashids-1.3.tar.gz)
-[ -n "$archive" ] || { echo "SKIPPED: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout"; exit 77; }
+[ -n "$archive" ] || tap_skip_all "the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout"
+# Every release built (or found in the cache) before any test, so that one whose source is missing can still skip the
+# suite: a skip must come before any test. The peers are no test: only their failures are reported.
+declare -A build_status build_output
 for release in "${sources[@]}" "$target"; do
-    postgres_require "$release"
+    build_output[$release]=$(postgres_build "$release" 2>&1 >/dev/null)
+    build_status[$release]=$?
+    [ "${build_status[$release]}" = 77 ] && tap_skip_all "${build_output[$release]}"
+    [ "${build_status[$release]}" = 0 ] && [ -n "${build_output[$release]}" ] && printf '%s\n' "${build_output[$release]}" >&2
+done
+for release in "${sources[@]}" "$target"; do
+    [ "${build_status[$release]}" = 0 ] ||
+        stop "PostgreSQL $release builds from source" "$(tail -n 30 <<<"${build_output[$release]}")"
+done
+for release in "${sources[@]}" "$target"; do
     bin=$(postgres_prefix "$release")/bin
-    idcodec_build_for "$bin/pg_config" "$IDCODEC_ROOT/build/pg-$release" ||
-        { echo "FAILED: idcodec builds for PostgreSQL $release"; tail -n 30 "$IDCODEC_ROOT/build/pg-$release/build.log" | indent; exit 1; }
+    # (under the lock of that release's build directory, which the other suites on that major build in too)
+    if with_lock "build-pg-$release" idcodec_build_for "$bin/pg_config" "$IDCODEC_ROOT/build/pg-$release"; then
+        tap_ok "idcodec builds for PostgreSQL $release"
+    else
+        stop "idcodec builds for PostgreSQL $release" "$(tail -n 30 "$IDCODEC_ROOT/build/pg-$release/build.log")"
+    fi
 done
 for release in "${sources[@]}"; do
-    pg_hashids_install "$archive" "$(postgres_prefix "$release")/bin/pg_config" >/dev/null 2>"$IDCODEC_ROOT/build/pg_hashids.log" ||
-        { echo "FAILED: pg_hashids 1.3 builds for PostgreSQL $release"; indent <"$IDCODEC_ROOT/build/pg_hashids.log"; exit 1; }
+    out=$(pg_hashids_install "$archive" "$(postgres_prefix "$release")/bin/pg_config" 2>&1 >/dev/null) ||
+        stop "pg_hashids 1.3 builds for PostgreSQL $release" "$out"
 done
 
 source test/lib/cluster.sh
@@ -56,29 +70,32 @@ golden() {  # golden PORT DATABASE
         --outputdir="$work/golden-$2-$1" golden >"$work/golden.log" 2>&1
 }
 
-# verify LABEL PORT DATABASE: the checks of verify.sql and the golden suite, each line labelled
+# verify LABEL PORT DATABASE: the checks of verify.sql (its "ok: "/"FAILED: " lines, each a test, labelled) and the
+# golden suite
 verify() {
-    local label=$1 port=$2 db=$3 out
+    local label=$1 port=$2 db=$3 out line others
     limited "$new_bin/psql" -X -q -h localhost -p "$port" -U postgres -d "$db" -c "ANALYZE" >/dev/null
     out=$(limited "$new_bin/psql" -X -q -At -h localhost -p "$port" -U postgres -d "$db" -f test/upgrade/verify.sql 2>&1)
-    local line
     while IFS= read -r line; do
-        case $line in "ok: "* | "FAILED: "*) echo "${line%%: *}: $label: ${line#*: }" ;; esac
+        case $line in
+            "ok: "*) tap_ok "$label: ${line#ok: }" ;;
+            "FAILED: "*) tap_not_ok "$label: ${line#FAILED: }" ;;
+        esac
     done <<<"$out"
-    if grep -vE '^(ok|FAILED): ' <<<"$out" | grep -q .; then
-        fail "$label: verify.sql said more than its checks:"; grep -vE '^(ok|FAILED): ' <<<"$out" | head -n 20 | indent
+    others=$(grep -vE '^(ok|FAILED): ' <<<"$out")
+    if [ -z "$others" ]; then
+        tap_ok "$label: verify.sql says nothing but its checks"
+    else
+        tap_not_ok "$label: verify.sql says nothing but its checks" "$(head -n 20 <<<"$others")"
     fi
-    failures=$((failures + $(grep -c '^FAILED: ' <<<"$out")))
     # one line per check of verify.sql: the extensions, 9 tables, the dedup restore, amcheck, 11 lookups and their
     # rows, 4 tables of new rows
-    local checks
-    checks=$(grep -cE '^(ok|FAILED): ' <<<"$out")
-    [ "$checks" -eq 34 ] || fail "$label: verify.sql made $checks checks, not 34"
+    check "$label: verify.sql made its 34 checks" "$(grep -cE '^(ok|FAILED): ' <<<"$out")" 34
     if golden "$port" "$db"; then
-        echo "ok: $label: the golden suite passes in the upgraded database"
+        tap_ok "$label: the golden suite passes in the upgraded database"
     else
-        fail "$label: the golden suite in the upgraded database"
-        { head -n 40 "$work/golden-$db-$port/regression.diffs" 2>/dev/null; tail -n 5 "$work/golden.log"; } | indent
+        tap_not_ok "$label: the golden suite passes in the upgraded database" \
+            "$(head -n 40 "$work/golden-$db-$port/regression.diffs" 2>/dev/null; tail -n 5 "$work/golden.log")"
     fi
 }
 
@@ -88,34 +105,53 @@ verify() {
 # the extension anew on the new major (FROM "restore"), they have it already. Then, with hash joins and nested loops
 # off, a join of a ulid column with a uuid column is a merge join.
 merges() {
-    local label=$1 port=$2 db=$3 from=$4 expected found plan
+    local label=$1 port=$2 db=$3 from=$4 expected found plan what
     local sql=("$new_bin/psql" -X -q -At -v ON_ERROR_STOP=1 -h localhost -p "$port" -U postgres -d "$db")
     local state="SELECT string_agg(oprcanmerge::text, ' ' ORDER BY oprleft::regtype::text COLLATE \"C\") FROM pg_operator
                  WHERE oid IN ('=(ulid,uuid)'::regoperator, '=(uuid,ulid)'::regoperator)"
     expected=$([ "$from" = restore ] || [ "${from%%.*}" -ge 17 ] && echo "true true" || echo "false false")
+    if [ "$expected" = "false false" ]; then
+        what="$label: ulid = uuid and uuid = ulid come without MERGES, as the old major had them"
+    else
+        what="$label: ulid = uuid and uuid = ulid are MERGES"
+    fi
     found=$(limited "${sql[@]}" -c "$state" 2>&1)
     if [ "$found" != "$expected" ]; then
-        fail "$label: ulid = uuid and uuid = ulid have oprcanmerge '$found', not '$expected'"
+        tap_not_ok "$what" "oprcanmerge '$found', not '$expected'"
         return
     fi
+    tap_ok "$what"
     if [ "$expected" = "false false" ]; then
-        echo "ok: $label: ulid = uuid and uuid = ulid come without MERGES, as the old major had them"
+        what="$label: the two ALTER OPERATOR ... SET (MERGES) of docs/upgrading.md make them MERGES"
         if ! found=$(limited "${sql[@]}" -c "ALTER OPERATOR = (ulid, uuid) SET (MERGES)" \
                          -c "ALTER OPERATOR = (uuid, ulid) SET (MERGES)" -c "$state" 2>&1) || [ "$found" != "true true" ]; then
-            fail "$label: the two ALTER OPERATOR ... SET (MERGES) of docs/upgrading.md"; echo "$found" | indent
+            tap_not_ok "$what" "$found"
             return
         fi
-        echo "ok: $label: the two ALTER OPERATOR ... SET (MERGES) of docs/upgrading.md make them MERGES"
-    else
-        echo "ok: $label: ulid = uuid and uuid = ulid are MERGES"
+        tap_ok "$what"
     fi
     plan=$(limited "${sql[@]}" -c "SET enable_hashjoin = off" -c "SET enable_nestloop = off" \
                -c "EXPLAIN (COSTS OFF) SELECT count(*) FROM activity a JOIN event e ON a.id = e.trace" 2>&1)
     if grep -q 'Merge Cond: (.*id = .*trace)' <<<"$plan"; then
-        echo "ok: $label: a join of a ulid column with a uuid column is a merge join"
+        tap_ok "$label: a join of a ulid column with a uuid column is a merge join"
     else
-        fail "$label: a join of a ulid column with a uuid column is no merge join:"; echo "$plan" | indent
+        tap_not_ok "$label: a join of a ulid column with a uuid column is a merge join" "$plan"
     fi
+}
+
+# step DESCRIPTION COMMAND...: a step of the upgrade as a test, which passes when COMMAND does (its messages, on
+# stderr, explain a failure); a caller goes on to the next source release when it fails
+step() {
+    local description=$1
+    shift
+    if "$@" >&2; then tap_ok "$description"; else tap_not_ok "$description"; return 1; fi
+}
+# env_pg BIN COMMAND...: COMMAND (of test/lib/cluster.sh) with the programs of the installation in BIN
+env_pg() {
+    # shellcheck disable=SC2034  # read by the functions of test/lib/cluster.sh that COMMAND calls
+    local PG_BIN=$1
+    shift
+    "$@"
 }
 
 for release in "${sources[@]}"; do
@@ -125,11 +161,13 @@ for release in "${sources[@]}"; do
     label="$release → $target"
 
     # the source database, on the old major
-    PG_BIN=$old_bin cluster_start "$old" "$old_port" || { fail "$label: the $release cluster starts"; continue; }
-    if ! loaded=$(limited "$old_bin/psql" -X -q -v ON_ERROR_STOP=1 -h localhost -p "$old_port" -U postgres -d postgres \
+    step "$label: the $release cluster starts" env_pg "$old_bin" cluster_start "$old" "$old_port" || continue
+    if loaded=$(limited "$old_bin/psql" -X -q -v ON_ERROR_STOP=1 -h localhost -p "$old_port" -U postgres -d postgres \
             -c "CREATE DATABASE shop" -c '\c shop' -f examples/shorturl.sql -f examples/dedup.sql \
             -f test/upgrade/source.sql 2>&1 >/dev/null); then
-        fail "$label: the source database loads on $release"; echo "$loaded" | tail -n 20 | indent; continue
+        tap_ok "$label: the source database loads on $release"
+    else
+        tap_not_ok "$label: the source database loads on $release" "$(tail -n 20 <<<"$loaded")"; continue
     fi
     # a clean shutdown, then the new major's cluster and pg_upgrade, run as the server user in a directory it owns;
     # the new cluster's data checksums must be as the old one's (18's initdb turns them on by default)
@@ -137,41 +175,41 @@ for release in "${sources[@]}"; do
     PG_BIN=$old_bin cluster_stop "$old"
     initdb_options=()
     [ "$checksums" = off ] && initdb_options+=(--no-data-checksums)
-    PG_BIN=$new_bin cluster_init "$new" "${initdb_options[@]}" || { fail "$label: initdb of the new cluster"; continue; }
+    step "$label: initdb of the new cluster" env_pg "$new_bin" cluster_init "$new" "${initdb_options[@]}" || continue
     upgrade=(env -C "$work" "$new_bin/pg_upgrade" -b "$old_bin" -B "$new_bin" -d "$CLUSTERS/$old" -D "$CLUSTERS/$new"
              -p "$old_port" -P "$new_port" -s "$CLUSTERS" -U postgres)
     if out=$(as_postgres timeout --foreground "$STEP_SECONDS" "${upgrade[@]}" --check 2>&1); then
-        echo "ok: $label: pg_upgrade --check passes"
+        tap_ok "$label: pg_upgrade --check passes"
     else
-        fail "$label: pg_upgrade --check"; echo "$out" | tail -n 20 | indent; continue
+        tap_not_ok "$label: pg_upgrade --check passes" "$(tail -n 20 <<<"$out")"; continue
     fi
     if out=$(as_postgres timeout --foreground "$STEP_SECONDS" "${upgrade[@]}" --copy 2>&1); then
-        echo "ok: $label: pg_upgrade"
+        tap_ok "$label: pg_upgrade"
     else
-        fail "$label: pg_upgrade"; echo "$out" | tail -n 30 | indent; continue
+        tap_not_ok "$label: pg_upgrade" "$(tail -n 30 <<<"$out")"; continue
     fi
-    PG_BIN=$new_bin cluster_run "$new" "$new_port" || { fail "$label: the upgraded cluster starts"; continue; }
+    step "$label: the upgraded cluster starts" env_pg "$new_bin" cluster_run "$new" "$new_port" || continue
     verify "$label (pg_upgrade)" "$new_port" shop
     merges "$label (pg_upgrade)" "$new_port" shop "$release"
 
     # pg_dump of the old cluster (untouched by a copy-mode pg_upgrade) with the new major's pg_dump, restored into
     # a new database of the new major
     if [ "$release" = "$POSTGRES_UPGRADE_SOURCE" ]; then
-        PG_BIN=$old_bin cluster_run "$old" "$old_port" || { fail "$label: the $release cluster starts again"; continue; }
+        step "$label: the $release cluster starts again" env_pg "$old_bin" cluster_run "$old" "$old_port" || continue
         if out=$(limited "$new_bin/pg_dump" -Fc -h localhost -p "$old_port" -U postgres -d shop -f "$work/shop.dump" 2>&1 &&
                  "$new_bin/psql" -X -q -h localhost -p "$new_port" -U postgres -c "CREATE DATABASE shop_restored" 2>&1 &&
                  limited "$new_bin/pg_restore" --exit-on-error -h localhost -p "$new_port" -U postgres -d shop_restored \
                      "$work/shop.dump" 2>&1); then
-            echo "ok: $label: pg_dump and pg_restore"
+            tap_ok "$label: pg_dump and pg_restore"
             verify "$label (pg_dump/pg_restore)" "$new_port" shop_restored
             merges "$label (pg_dump/pg_restore)" "$new_port" shop_restored restore
         else
-            fail "$label: pg_dump and pg_restore"; echo "$out" | tail -n 20 | indent
+            tap_not_ok "$label: pg_dump and pg_restore" "$(tail -n 20 <<<"$out")"
         fi
     fi
     cluster_kill "$CLUSTERS/$old"
     cluster_kill "$CLUSTERS/$new"
     rm -rf "${CLUSTERS:?}/$old" "${CLUSTERS:?}/$new"
 done
-echo "major upgrades to $target: $failures failures"
-[ $failures -eq 0 ]
+tap_diag "major upgrades to $target: $TAP_FAILED failed"
+tap_done

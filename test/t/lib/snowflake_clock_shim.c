@@ -1,8 +1,8 @@
-/* A slowed, stepped CLOCK_REALTIME for the snowflake suites (test/integration/snowflake_pressure.sh and
- * snowflake_clock.sh), loaded with LD_PRELOAD into every process of a server. snowflake_generate() reads its
- * milliseconds with clock_gettime(CLOCK_REALTIME); PostgreSQL times itself with gettimeofday (timestamps, timeouts)
- * and CLOCK_MONOTONIC (intervals), which keep real time; only what reads CLOCK_REALTIME sees this clock (here also
- * idcodec's ULIDs and UUIDv7, and PostgreSQL 18's uuidv7()).
+/* A slowed, stepped CLOCK_REALTIME for the snowflake suites (test/t/snowflake_pressure.pl and snowflake_clock.pl,
+ * which build and drive it through SnowflakeClock.pm beside this file), loaded with LD_PRELOAD into every process of
+ * a server. snowflake_generate() reads its milliseconds with clock_gettime(CLOCK_REALTIME); PostgreSQL times itself
+ * with gettimeofday (timestamps, timeouts) and CLOCK_MONOTONIC (intervals), which keep real time; only what reads
+ * CLOCK_REALTIME sees this clock (here also idcodec's ULIDs and UUIDv7, and PostgreSQL 18's uuidv7()).
  *
  * From the environment, read once (the postmaster's values are inherited by every process it forks):
  *   IDCODEC_CLOCK_ORIGIN_NS       real time (ns since 1970) at which the slowed clock equals the real one

@@ -1,0 +1,118 @@
+# The stepped clock of the snowflake suites that steer a server's CLOCK_REALTIME (snowflake_pressure.pl,
+# snowflake_clock.pl): builds snowflake_clock_shim.c (beside this file) into the suite's temporary directory, as the
+# shim a server preloads and the tool that changes its control file, and keeps every change made, so that a suite
+# can tell afterwards what the clock showed at any real time.
+#
+#   my $clock = SnowflakeClock->new;
+#   $clock->start($node)             $node->start with the shim preloaded (the postmaster's own restart after a
+#                                    crash keeps its environment); after a first change, which makes the control
+#                                    file the shim needs
+#   $clock->env                      the environment that preloads it (LD_PRELOAD, IDCODEC_CLOCK_CONTROL)
+#   $clock->change(set => NS, [SLOWDOWN]) or (step => MS, [SLOWDOWN])
+#                                    changes the clock of every process at once; returns the change
+#                                    (base_real_ns, shown_ns, slowdown, done_real_ns)
+#   $clock->command(...)             the same change as a shell command, for psql's \! between two statements
+#   $clock->changes                  every change so far, in order
+#   $clock->sql, $clock->load($node) the SQL functions that answer from the changes, and the changes loaded into
+#                                    them: real_us(), unix_ms(id), shim_max_ms(b_us, a_us) and shim_min_ms(b_us, a_us)
+#                                    (the greatest and the least unix millisecond the clock showed between two real
+#                                    times in microseconds)
+package SnowflakeClock;
+
+use strict;
+use warnings;
+use File::Basename qw(dirname);
+use PostgreSQL::Test::Utils;
+
+sub new
+{
+	my ($class) = @_;
+	# the suites run as the server's user, who may not write the checkout: the build goes to the test's directory
+	my $dir = PostgreSQL::Test::Utils::tempdir();
+	my $source = dirname(__FILE__) . '/snowflake_clock_shim.c';
+	my $self = bless {
+		shim => "$dir/snowflake_clock_shim.so",
+		tool => "$dir/snowflake_clock",
+		control => "$dir/snowflake_clock.control",
+		changes => "$dir/changes",
+	}, $class;
+	my @flags = ('-O2', '-Wall', '-Wextra', '-Werror');
+	system_or_bail('cc', '-shared', '-fPIC', @flags, '-o', $self->{shim}, $source, '-ldl');
+	system_or_bail('cc', @flags, '-DIDCODEC_CLOCK_TOOL', '-o', $self->{tool}, $source);
+	open(my $changes, '>', $self->{changes}) or die "$self->{changes}: $!";
+	close($changes);
+	return $self;
+}
+
+sub env
+{
+	my ($self) = @_;
+	return (LD_PRELOAD => $self->{shim}, IDCODEC_CLOCK_CONTROL => $self->{control});
+}
+
+sub start
+{
+	my ($self, $node) = @_;
+	# only for the server's processes: the tool and this process must keep reading the real clock
+	my %env = $self->env;
+	local @ENV{ keys %env } = values %env;
+	return $node->start;
+}
+
+sub change
+{
+	my ($self, @arguments) = @_;
+	my $line = `$self->{tool} $self->{control} @arguments`;
+	die "snowflake_clock @arguments failed" if $? != 0 || $line !~ /^-?\d+ -?\d+ \d+ \d+$/;
+	PostgreSQL::Test::Utils::append_to_file($self->{changes}, $line);
+	return split(' ', $line);
+}
+
+sub command
+{
+	my ($self, @arguments) = @_;
+	return "$self->{tool} $self->{control} @arguments >>$self->{changes}";
+}
+
+sub changes
+{
+	my ($self) = @_;
+	return map { [ split ' ' ] } split(/\n/, PostgreSQL::Test::Utils::slurp_file($self->{changes}));
+}
+
+sub sql
+{
+	return <<'SQL';
+-- the real time in microseconds since 1970, from PostgreSQL's own clock (gettimeofday, which the shim leaves alone)
+CREATE FUNCTION real_us() RETURNS bigint LANGUAGE sql VOLATILE AS
+$$ SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint $$;
+-- a snowflake ID's unix millisecond (the pgEdge layout's time begins 2023-01-01 UTC)
+CREATE FUNCTION unix_ms(id bigint) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$ SELECT (id >> 22) + 1672531200000 $$;
+-- the clock's changes and the stretch of real time each may have been read in: from its base until the next change
+-- was surely seen
+CREATE TABLE segs (base bigint, shown bigint, slowdown bigint, until bigint);
+CREATE FUNCTION shim_max_ms(b_us bigint, a_us bigint) RETURNS bigint LANGUAGE sql STABLE AS $$
+    SELECT max((shown + (least(a_us * 1000 + 999, until) - base) / slowdown) / 1000000) FROM segs
+    WHERE base <= a_us * 1000 + 999 AND until >= b_us * 1000 $$;
+CREATE FUNCTION shim_min_ms(b_us bigint, a_us bigint) RETURNS bigint LANGUAGE sql STABLE AS $$
+    SELECT min((shown + (greatest(b_us * 1000, base) - base) / slowdown) / 1000000) FROM segs
+    WHERE base <= a_us * 1000 + 999 AND until >= b_us * 1000 $$;
+SQL
+}
+
+sub load
+{
+	my ($self, $node) = @_;
+	my @changes = $self->changes;
+	my @rows;
+	for my $i (0 .. $#changes)
+	{
+		my ($base, $shown, $slowdown) = @{ $changes[$i] };
+		my $until = $i < $#changes ? $changes[ $i + 1 ][3] : '9000000000000000000';
+		push @rows, "($base, $shown, $slowdown, $until)";
+	}
+	$node->safe_psql('postgres', 'TRUNCATE segs; INSERT INTO segs VALUES ' . join(', ', @rows));
+	return;
+}
+
+1;
