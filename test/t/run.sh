@@ -32,7 +32,8 @@ fi
 status=0
 (cd "$work" && "${runner[@]}" env PATH="$PG_BIN:$PATH" PERL5LIB="$perl_modules${PERL5LIB:+:$PERL5LIB}" \
     PG_REGRESS="$("$PG_BIN/pg_config" --pkglibdir)/pgxs/src/test/regress/pg_regress" \
-    TESTDIR="$work" PG_TEST_PORT_DIR="$ports" IDCODEC_ROOT="$IDCODEC_ROOT" PG_BIN="$PG_BIN" perl "$suite") ||
+    TESTDIR="$work" PG_TEST_PORT_DIR="$ports" IDCODEC_ROOT="$IDCODEC_ROOT" PG_BIN="$PG_BIN" \
+    IDCODEC_UPGRADE_FROM_BIN="${IDCODEC_UPGRADE_FROM_BIN:-}" perl "$suite") ||
     status=$?
 if [ $status = 0 ]; then rm -rf "$work"; else echo "the suite's logs are in $work/tmp_check/log" >&2; fi
 exit $status
