@@ -35,5 +35,5 @@ status=0
     TESTDIR="$work" PG_TEST_PORT_DIR="$ports" IDCODEC_ROOT="$IDCODEC_ROOT" PG_BIN="$PG_BIN" \
     IDCODEC_UPGRADE_FROM_BIN="${IDCODEC_UPGRADE_FROM_BIN:-}" perl "$suite") ||
     status=$?
-if [ $status = 0 ]; then rm -rf "$work"; else echo "the suite's logs are in $work/tmp_check/log" >&2; fi
+if [ $status = 0 ]; then rm -rf "$work"; else echo "the suite's logs are in $work (log/ or tmp_check/log/)" >&2; fi
 exit $status
