@@ -4,7 +4,8 @@
 # other arguments valid (a function without arguments is called once), one statement per call, so one error cannot
 # hide the next. Passing means: no backend crash, no internal error (XX000), nothing slower than the statement
 # timeout, and only documented SQLSTATEs.
-set -euo pipefail
+source "$(dirname "$0")/../lib/suite.sh"
+suite_cluster
 psql_q() { psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
 psql_q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idcodec" \
        -c "CREATE EXTENSION IF NOT EXISTS idcodec_pg_hashids"
@@ -14,7 +15,8 @@ started=$(psql_q -c "SELECT pg_postmaster_start_time()")
 # relation kind that snowflake_convert_column cannot take over
 documented="00000 22023 22003 22004 22P02 22008 54000 55000 42704 42P01 42703 42804 42809"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# (this replaces the EXIT trap of suite_cluster's throwaway cluster, so it stops that cluster too)
+trap 'rm -rf "$work"; if declare -F cluster_stop_all >/dev/null; then cluster_stop_all; fi' EXIT
 
 # One line per call: "SELECT pg_temp.try(id, description, statement);".
 psql_q > "$work/calls.sql" <<'SQL'
@@ -136,19 +138,25 @@ SQL
 psql -X -q -At -f "$work/run.sql" > "$work/outcomes" 2> "$work/errors" || true
 answered=$(wc -l < "$work/outcomes")
 
-echo "hostile calls: $total generated from the catalog, $answered answered"
-cut -d'|' -f2 "$work/outcomes" | sort | uniq -c | awk '{printf "  %s x%s\n", $2, $1}'
-failures=0
-if [ "$answered" -ne "$total" ]; then
-    echo "the session ended early, after call $answered:"; sed -n "$((answered + 1))p" "$work/calls.sql"
-    cat "$work/errors" | head -n 5
-    failures=$((failures + 1))
+tap_diag "hostile calls: $total generated from the catalog, $answered answered"
+tap_diag "$(cut -d'|' -f2 "$work/outcomes" | sort | uniq -c | awk '{printf "  %s x%s\n", $2, $1}')"
+if [ "$answered" -eq "$total" ]; then
+    tap_ok "the session answered all $total calls (none ended it)"
+else
+    tap_not_ok "the session answered all $total calls (none ended it)" \
+        "$(echo "the session ended early, after call $answered:"; sed -n "$((answered + 1))p" "$work/calls.sql"
+           head -n 5 "$work/errors")"
 fi
-while IFS='|' read -r id state description message; do
-    case " $documented " in *" $state "*) ;; *)
-        echo "call $id: $state from $description: $message"; failures=$((failures + 1)) ;;
-    esac
-done < "$work/outcomes"
+# One test for the whole battery: each call that raised an undocumented SQLSTATE is a line of its diagnostics.
+undocumented=$(while IFS='|' read -r id state description message; do
+    case " $documented " in *" $state "*) ;; *) echo "call $id: $state from $description: $message" ;; esac
+done < "$work/outcomes")
+if [ -z "$undocumented" ]; then
+    tap_ok "every call answered or raised a documented SQLSTATE (no internal error, no timeout)"
+else
+    tap_not_ok "every call answered or raised a documented SQLSTATE (no internal error, no timeout)" \
+        "$(echo "$(wc -l <<<"$undocumented") calls raised an undocumented SQLSTATE:"; head -n 40 <<<"$undocumented")"
+fi
 
 # Binary input of the types, from binary COPY: values too short, too long and of garbage bytes, one COPY each.
 psql_q -c "CREATE TABLE hostile_ulid (v ulid)" -c "CREATE TABLE hostile_typeid (v typeid)"
@@ -173,23 +181,24 @@ PY
 # 22P03: a value the type refuses, or bytes left over; 08P01: fewer bytes than a ulid's 16
 binary_documented="00000 22P03 08P01"
 binary_calls=0
+# One test per binary COPY.
 for file in "$work"/binary-*.copy; do
     table=$(basename "$file" | cut -d- -f2)
     binary_calls=$((binary_calls + 1))
     state=$(psql -X -q -At -c "\set VERBOSITY sqlstate" -c "\copy hostile_$table FROM '$file' WITH (FORMAT binary)" 2>&1 |
             sed -nE 's/^(psql:.*)?ERROR: +([0-9A-Z]{5}).*/\2/p' | head -n 1 || true)
     state=${state:-00000}
-    case " $binary_documented " in *" $state "*) ;; *)
-        echo "binary input of $table from $(basename "$file"): $state"; failures=$((failures + 1)) ;;
+    case " $binary_documented " in
+        *" $state "*) tap_ok "binary COPY into $table of $(basename "$file"): stored, or refused with 22P03 or 08P01" ;;
+        *) tap_not_ok "binary COPY into $table of $(basename "$file"): stored, or refused with 22P03 or 08P01" "got $state" ;;
     esac
 done
 stored=$(psql_q -c "SELECT (SELECT count(*) FROM hostile_ulid WHERE v IS NOT NULL) || ' ' || (SELECT count(*) FROM hostile_typeid WHERE v IS NOT NULL)")
-echo "binary input: $binary_calls binary COPYs of short, long and garbage values; valid ones stored (ulid, typeid): $stored"
+tap_diag "binary input: $binary_calls binary COPYs of short, long and garbage values"
 # the valid values: a ulid of 16 bytes; typeids of no prefix, 'a' and 63 letters
-if [ "$stored" != "1 3" ]; then echo "binary input stored $stored valid values, not 1 3"; failures=$((failures + 1)); fi
+check "binary input stored exactly the valid values (ulids, typeids)" "$stored" "1 3"
 psql_q -c "DROP TABLE hostile_ulid, hostile_typeid"
-now=$(psql_q -c "SELECT pg_postmaster_start_time()")
-if [ "$now" != "$started" ]; then echo "the server restarted during the battery"; failures=$((failures + 1)); fi
+check "the server did not restart during the battery (no backend crashed)" \
+    "$(psql_q -c "SELECT pg_postmaster_start_time()")" "$started"
 psql_q -c "DROP EXTENSION idcodec_pg_hashids"
-echo "hostile battery: $failures failures"
-[ "$failures" -eq 0 ]
+tap_done

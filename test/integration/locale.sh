@@ -3,11 +3,10 @@
 # LC_COLLATE and LC_CTYPE are Turkish (where 'I' lowercases to dotless 'ı'); a sweep of sqids over 300,000 numbers
 # gives exactly what npm sqids 0.3.0 gives, in that database and in a C.UTF-8 one; and a query calling every family
 # with case-sensitive inputs prints the same bytes in both.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/../lib/suite.sh"
+suite_cluster
 locale=${TEST_LOCALE:-tr_TR.UTF-8}
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
-failures=0
 
 for db in idcodec_locale_c idcodec_locale_tr; do
     q -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db"
@@ -21,12 +20,36 @@ suites=$(for f in sql/*.sql; do basename "$f" .sql; done)
 q -d idcodec_locale_tr -c "CREATE EXTENSION idcodec"
 # (results in a directory of this run's own: the same suite may be running on another major beside this one)
 results=$(mktemp -d)
-trap 'rm -rf "$results"' EXIT
-if ! "$pg_regress" --inputdir=. --bindir="$PG_BIN" --use-existing --dbname=idcodec_locale_tr \
-        --outputdir="$results" $suites; then
-    head -n 60 "$results"/regression.diffs
-    failures=$((failures + 1))
-fi
+# (this replaces the EXIT trap of suite_cluster's throwaway cluster, so it stops that cluster too)
+trap 'rm -rf "$results"
+      for db in idcodec_locale_c idcodec_locale_tr; do q -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true; done
+      if declare -F cluster_stop_all >/dev/null; then cluster_stop_all; fi' EXIT
+# One test per pg_regress file. pg_regress of PostgreSQL 16 and later reports in TAP ("ok 1 - name  12 ms"), 15 in
+# lines "test name ... ok"; either is read here, never passed through.
+status=0
+"$pg_regress" --inputdir=. --bindir="$PG_BIN" --use-existing --dbname=idcodec_locale_tr \
+    --outputdir="$results" $suites >"$results/output" 2>&1 || status=$?
+ran=0
+while IFS= read -r line; do
+    tap_parse_line "$line"
+    if [ "$TAP_KIND" = other ] && [[ $line =~ ^(test[[:space:]]+|[[:space:]]+)([A-Za-z0-9_]+)[[:space:]]+\.\.\.[[:space:]]+([A-Za-z]+) ]]; then
+        TAP_TEXT=${BASH_REMATCH[2]}
+        [ "${BASH_REMATCH[3]}" = ok ] && TAP_KIND=ok || TAP_KIND=not_ok
+    fi
+    case $TAP_KIND in ok | not_ok) ;; *) continue ;; esac
+    # (the name, without a parallel group's "+" and the timing after it)
+    name=${TAP_TEXT#+ }
+    name=${name%% *}
+    ran=$((ran + 1))
+    if [ "$TAP_KIND" = ok ]; then
+        tap_ok "pg_regress $name in a $locale database"
+    else
+        tap_not_ok "pg_regress $name in a $locale database" \
+            "$(sed -n "/^diff .*\/$name\.out/,/^diff /p" "$results/regression.diffs" 2>/dev/null | head -n 60)"
+    fi
+done <"$results/output"
+check "pg_regress ran every suite of sql/ in the $locale database and succeeded" \
+    "$ran files, exit status $status" "$(wc -w <<<"$suites") files, exit status 0"
 
 # 2. sqids sweeps: md5 of the IDs of 1..300000, joined by commas, as npm sqids 0.3.0 computes them; and every ID
 #    decodes canonically to its number.
@@ -36,11 +59,8 @@ while read -r alphabet expected; do
                   || count(*) FILTER (WHERE sqids_decode(id, '$alphabet', canonical => true) = ARRAY[i])
            FROM generate_series(1::bigint, 300000) i, sqids_encode(i, '$alphabet') id"
     for db in idcodec_locale_c idcodec_locale_tr; do
-        got=$(q -d "$db" -c "$sweep")
-        if [ "$got" != "$expected 300000" ]; then
-            echo "$db, alphabet $alphabet: got '$got', npm sqids gives '$expected' (and all 300000 decode)"
-            failures=$((failures + 1))
-        fi
+        check "$db: sqids of 1..300000 with alphabet $alphabet are npm sqids 0.3.0's, and all decode canonically" \
+            "$(q -d "$db" -c "$sweep" 2>&1)" "$expected 300000"
     done
 done <<'VECTORS'
 abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 f2a8ea3c8ddfffdf93165a9e41c178c4
@@ -62,13 +82,15 @@ SELECT s, hashids_encode(n, s), hashids_encode(n, s, 10, 'IıİiIJKLMNOPQRSTUVWX
 FROM unnest(ARRAY['Iıİi', 'ISTANBUL istanbul', 'dIcKw', 'TITLE title Title', 'ﬃ ß ǅ']) WITH ORDINALITY AS t(s, n)
 SQL
 )
-c_out=$(q -d idcodec_locale_c -c "$every_family")
-tr_out=$(q -d idcodec_locale_tr -c "$every_family")
-if [ "$c_out" != "$tr_out" ]; then
-    echo "outputs differ between C.UTF-8 and $locale:"; diff <(echo "$c_out") <(echo "$tr_out") | head -n 20
-    failures=$((failures + 1))
+c_status=0 tr_status=0
+c_out=$(q -d idcodec_locale_c -c "$every_family" 2>&1) || c_status=$?
+tr_out=$(q -d idcodec_locale_tr -c "$every_family" 2>&1) || tr_status=$?
+if [ "$c_out" = "$tr_out" ] && [ $c_status = 0 ] && [ $tr_status = 0 ]; then
+    tap_ok "every family with case-sensitive inputs prints the same bytes in C.UTF-8 and $locale"
+else
+    tap_not_ok "every family with case-sensitive inputs prints the same bytes in C.UTF-8 and $locale" \
+        "$(echo "exit status $c_status and $tr_status; the outputs' difference:"
+           diff <(echo "$c_out") <(echo "$tr_out") | head -n 20)"
 fi
 
-for db in idcodec_locale_c idcodec_locale_tr; do q -c "DROP DATABASE $db"; done
-echo "locale ($locale): $failures failures"
-[ "$failures" -eq 0 ]
+tap_done

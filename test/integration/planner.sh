@@ -8,9 +8,8 @@
 #   IDCODEC_PLAN_SEED (default 1) and IDCODEC_PLAN_ROUNDS (default 1) choose the queries, IDCODEC_PLAN_CASES (default
 #   3000; 0 for all) about how many cases they make: every query runs, each under a share of the planner settings;
 #   `make fuzz-plans` runs every query under every setting, for more rounds and seeds.
-# Prints "ok: ..." or "FAILED: ..." per check.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/../lib/suite.sh"
+suite_cluster
 seed=${IDCODEC_PLAN_SEED:-1}
 rounds=${IDCODEC_PLAN_ROUNDS:-1}
 cases=${IDCODEC_PLAN_CASES:-3000}
@@ -18,25 +17,27 @@ dbs=(idcodec_plans idcodec_plans_plain idcodec_plans_150)
 for db in "${dbs[@]}"; do
     psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 done
-trap 'for db in "${dbs[@]}"; do psql -X -q -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true; done' EXIT
-failures=0
-fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
+# (this replaces the EXIT trap of suite_cluster's throwaway cluster, so it stops that cluster too)
+trap 'for db in "${dbs[@]}"; do psql -X -q -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true; done
+      if declare -F cluster_stop_all >/dev/null; then cluster_stop_all; fi' EXIT
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 
-make -s build/plan_diff PG_CONFIG="$PG_BIN/pg_config" >/dev/null
+make -s build/plan_diff PG_CONFIG="$PG_BIN/pg_config" >&2
 # both extensions, so the operators and classes of either are tested
 q -d idcodec_plans -c "SET client_min_messages = warning" -c "CREATE EXTENSION idcodec_pg_hashids CASCADE"
 version=$(q -d idcodec_plans -c "SELECT extversion FROM pg_extension WHERE extname = 'idcodec'")
 
 # ---- the current version: no failure, and enough cases to mean something
+description="$version: every query, each under a share of the planner settings, gives the answers of PostgreSQL's own types, in at least 2000 cases"
 if out=$(build/plan_diff "dbname=idcodec_plans" --seed "$seed" --rounds "$rounds" --cases "$cases" --plans-without "dbname=idcodec_plans_plain"); then
     summary=$(tail -n 1 <<<"$out")
-    counted=$(grep -oP '[0-9]+(?= cases)' <<<"$summary")
-    if [ "${counted:-0}" -ge 2000 ]; then echo "ok: $version, ${summary#plan_diff: }"; else fail "too few cases: $summary"; fi
+    counted=$(grep -oP '[0-9]+(?= cases)' <<<"$summary" || true)
+    if [ "${counted:-0}" -ge 2000 ]; then tap_ok "$description"; else tap_not_ok "$description" "too few cases: $summary"; fi
     main_summary=${summary#plan_diff: }
+    tap_diag "$version: $main_summary"
 else
-    fail "the differential test on $version (repeat with IDCODEC_PLAN_SEED=$seed IDCODEC_PLAN_ROUNDS=$rounds IDCODEC_PLAN_CASES=$cases):"
-    sed 's/^/    /' <<<"$out" | head -n 80
+    tap_not_ok "$description" "$(echo "the differential test failed (repeat with IDCODEC_PLAN_SEED=$seed" \
+        "IDCODEC_PLAN_ROUNDS=$rounds IDCODEC_PLAN_CASES=$cases):"; head -n 80 <<<"$out")"
 fi
 
 # ---- 1.5.0's families, the fixture: the test must find what they break
@@ -45,10 +46,12 @@ status=0
 # (the catalog's problems are reported first, so the first failures shown are the classes amvalidate rejects)
 out=$(build/plan_diff "dbname=idcodec_plans_150" --seed "$seed" --cases 1000 --show 2) || status=$?
 summary=$(tail -n 1 <<<"$out")
+description="the same test fails on 1.5.0's families (two classes fail amvalidate, internal errors found)"
 if [ $status -eq 1 ] && grep -q 'XX000:' <<<"$summary" && [ "$(grep -c 'fails amvalidate' <<<"$out")" = 2 ]; then
-    echo "ok: the same test fails on 1.5.0's families: ${summary#plan_diff: }"
+    tap_ok "$description"
+    tap_diag "1.5.0: ${summary#plan_diff: }"
 else
-    fail "the differential test did not catch 1.5.0's broken families (status $status): $summary"
+    tap_not_ok "$description" "the differential test did not catch 1.5.0's broken families (status $status): $summary"
 fi
 
 # ---- indexes built under 1.5.0, with duplicates, through the update: valid (amcheck, every heap tuple indexed) and
@@ -72,22 +75,23 @@ q -d idcodec_plans_150 -c "REINDEX INDEX kept_id" -c "REINDEX INDEX kept_t"
 checked+=$(q -d idcodec_plans_150 -c "SELECT bt_index_check('kept_id', true), bt_index_check('kept_t', true)")
 read -r ratio_after t_after <<<"$(sizes)"
 found=$(q -d idcodec_plans_150 -c "SELECT count(*) FROM kept WHERE id IN (SELECT DISTINCT u FROM kept ORDER BY u LIMIT 3)")
+description="indexes built under 1.5.0 stay valid through the update (amcheck with heapallindexed); rebuilt, they deduplicate"
+measured="ulid index / uuid index $ratio_before before, $ratio_after after; typeid index $t_before -> $t_after bytes"
 if [ "$checked" = "||" ] && [ "$found" = 150 ] && awk -v b="$ratio_before" -v a="$ratio_after" -v tb="$t_before" \
         -v ta="$t_after" 'BEGIN { exit !(b > 2 && a <= 1.1 && ta * 2 < tb) }'; then
-    echo "ok: indexes built under 1.5.0 stay valid through the update (amcheck with heapallindexed); rebuilt, they" \
-         "deduplicate: ulid index / uuid index $ratio_before before, $ratio_after after; typeid index $t_before -> $t_after bytes"
+    tap_ok "$description"
+    tap_diag "$measured"
 else
-    fail "indexes through the update: amcheck '$checked', rows $found, ulid/uuid index size $ratio_before -> $ratio_after," \
-         "typeid index $t_before -> $t_after bytes"
+    tap_not_ok "$description" "amcheck '$checked', rows $found (150 expected); $measured"
 fi
 
 # ---- and the updated database passes the differential test
+description="1.5.0 updated to $version: every query gives PostgreSQL's own answers"
 if out=$(build/plan_diff "dbname=idcodec_plans_150" --seed "$((seed + 1))" --cases 1000 --show 5); then
-    echo "ok: 1.5.0 updated to $version: ${out#plan_diff: }"
+    tap_ok "$description"
+    tap_diag "1.5.0 updated to $version: ${out#plan_diff: }"
 else
-    fail "the differential test on 1.5.0 updated to $version:"; sed 's/^/    /' <<<"$out" | head -n 60
+    tap_not_ok "$description" "$(head -n 60 <<<"$out")"
 fi
 
-# the line the test command shows for every major
-echo "planner: $failures failures; $version: ${main_summary:-not run}"
-[ "$failures" -eq 0 ]
+tap_done
