@@ -8,10 +8,11 @@
 # (test/integration/script_attack.sh), and the major's own features behave as documented
 # (test/integration/server_features.sh), the types give the
 # answers of PostgreSQL's own in every query shape and plan (test/integration/planner.sh), snowflake keys hold
-# under pressure, a default role's attack, clock faults and file operations (test/integration/snowflake_*.sh) and,
-# from 16, in a mesh of three writers by logical replication (test/replication/snowflake_mesh.sh), and the Citus
-# suite passes on a cluster of that major with its Citus (test/integration/citus.sh; on the newest major also the
-# live update and the workload under faults, citus_update.sh and citus_faults.sh).
+# under pressure, a default role's attack, clock faults and file operations (test/t/snowflake_*.pl,
+# test/integration/snowflake_*.sh) and, from 16, in a mesh of three writers by logical replication
+# (test/t/snowflake_mesh.pl), and the Citus suite passes on a cluster of that major with its Citus
+# (test/integration/citus.sh; on the newest major also the live update and the workload under faults,
+# citus_update.sh and citus_faults.sh).
 #
 #   bash test/major.sh VERSION              e.g. 17.6 (18.6 is built with assertions)
 #
@@ -59,17 +60,15 @@ if [ "$assert" = assert ]; then
     check "PostgreSQL $version runs with assertions" "$(psql -X -At -c "SHOW debug_assertions")" on
 fi
 
-# suite NAME [ENVIRONMENT ...]: a suite, whether in bash (test/integration/, test/replication/) or on PostgreSQL's TAP
-# framework (test/t/), on this major; the TAP suites build clusters of their own with its programs
+# suite NAME [ENVIRONMENT ...]: a suite, whether in bash (test/integration/, on this cluster) or on PostgreSQL's TAP
+# framework (test/t/, on clusters of its own made with this major's programs)
 suite() {
     local name=$1
     shift
     if [ -f "test/t/$name.pl" ]; then
         tap_include "$name" env "$@" bash test/t/run.sh "test/t/$name.pl"
-    elif [ -f "test/integration/$name.sh" ]; then
-        tap_include "$name" env "$@" bash "test/integration/$name.sh"
     else
-        tap_include "$name" env "$@" bash "test/replication/$name.sh"
+        tap_include "$name" env "$@" bash "test/integration/$name.sh"
     fi
 }
 
