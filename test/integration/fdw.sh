@@ -6,9 +6,11 @@
 # whose collation comes only from constants), while the forms that avoid it (decoding the public ID to the key,
 # or comparing the stored column with an encoded constant, folded at plan time) ship. Comparisons of a ulid column
 # ship with the option (the type and its operators are idcodec's). Every query gives the same rows either way.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-source test/lib/cluster.sh
+source "$(dirname "$0")/../lib/suite.sh"
+# The foreign tables live in the default cluster; the shards are clusters of this suite's own. (cluster.sh once:
+# the throwaway default cluster has sourced it already, and sourcing it again would forget that cluster.)
+suite_cluster
+declare -F cluster_start >/dev/null || source test/lib/cluster.sh
 shards=("$(free_port)" "$(free_port)")
 for i in 0 1; do
     cluster_start "shard$((i + 1))" "${shards[$i]}"
@@ -40,26 +42,22 @@ CREATE FOREIGN TABLE account_${mode}_2 PARTITION OF account_$mode FOR VALUES FRO
 SQL
 done
 
-failures=0
 remote_sql() { q -c "EXPLAIN (VERBOSE, COSTS OFF) $1" | grep 'Remote SQL' || true; }
-check() {  # check DESCRIPTION ACTUAL EXPECTED
-    if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAILED: $1: got '$2', expected '$3'"; failures=$((failures + 1)); fi
-}
 # shipping_cases SELECT TABLE SHIPPED RESULT: for each line "form|condition|with the option|without it" on stdin,
 # whether "SELECT ... FROM TABLE_<mode> WHERE condition" ships (its Remote SQL matches the extended regular expression
-# SHIPPED) with the server option and without it, and that it gives RESULT either way.
+# SHIPPED) with the server option and without it, and that it gives RESULT either way: two tests per mode.
 shipping_cases() {
-    local select=$1 table=$2 pattern=$3 result=$4 form where ships_with ships_without mode query shipped expected
+    local select=$1 table=$2 pattern=$3 result=$4 form where ships_with ships_without mode query shipped expected label
     while IFS='|' read -r form where ships_with ships_without; do
         for mode in shipping plain; do
             query="SELECT $select FROM ${table}_$mode WHERE $where"
             shipped=$(remote_sql "$query" | grep -qE "$pattern" && echo ships || echo local)
             expected=$([ $mode = shipping ] && echo "$ships_with" || echo "$ships_without")
-            check "$form, $([ $mode = shipping ] && echo "with extensions 'idcodec'" || echo "without the option"): $expected" \
-                "$shipped" "$expected"
-            check "  ... and gives $result" "$(q -c "$query")" "$result"
+            label="$form, $([ $mode = shipping ] && echo "with extensions 'idcodec'" || echo "without the option")"
+            check "$label: $expected" "$shipped" "$expected"
+            check "$label: gives $result" "$(q -c "$query" 2>&1)" "$result"
         done
-        echo "  e.g. Remote SQL: $(remote_sql "SELECT $select FROM ${table}_shipping WHERE $where" | head -n 1 | sed 's/^ *//')"
+        tap_diag "e.g. Remote SQL: $(remote_sql "SELECT $select FROM ${table}_shipping WHERE $where" | head -n 1 | sed 's/^ *//')"
     done
 }
 target=77777
@@ -93,5 +91,4 @@ ulid range from two times (folded)|id >= $at::timestamptz::ulid AND id < '2026-0
 SQL
 
 psql -X -q -c "DROP DATABASE idcodec_fdw"
-echo "postgres_fdw: $failures failures"
-[ "$failures" -eq 0 ]
+tap_done

@@ -9,8 +9,7 @@
 # client asking for another keyring file (-c in PGOPTIONS or options=) is refused at connection where idcodec is
 # preloaded, and elsewhere warned while its session keeps the configured keyring, as with a database's setting; ALTER
 # SYSTEM sets the file as the docs say on every major (LOAD 'idcodec' first, which 15 and 16 need).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/../lib/suite.sh"
 source test/lib/cluster.sh
 customers=2b7e151628aed2a6abf7158809cf4f3c
 invoices=000102030405060708090a0b0c0d0e0f1011121314151617
@@ -29,10 +28,6 @@ as_postgres sh -c "echo \"idcodec.keyring_file = 'idcodec.keys'\" >> '$data/post
 cluster_run keys "$port" "shared_preload_libraries=idcodec,pg_stat_statements" "pg_stat_statements.track=all"
 log=$(cluster_log keys)
 
-failures=0
-check() {  # check WHAT GOT EXPECTED
-    if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAILED: $1: got '$2', expected '$3'"; failures=$((failures + 1)); fi
-}
 as_super() { cluster_psql "$port" -d postgres "$@" 2>&1 || true; }
 as_app() { psql -X -q -At -h "$CLUSTERS" -p "$port" -U idcodec_app -d postgres "$@" 2>&1 || true; }
 # as_app_with OPTIONS [psql arguments]: as the second role, asking for OPTIONS in the connection string (options=)
@@ -228,5 +223,4 @@ check "and a new session has the keys" "$(as_app -c "$named")" "t"
 check "no key's hex is in the server's log (reloads, refusals, errors), but in statements that hold it" \
     "$(grep -v " STATEMENT: " "$log" | grep -ciE "$customers|$invoices|$orders" || true)" "0"
 check "the log does have the reloads" "$(grep -c "received SIGHUP" "$log" || true)" "7"
-echo "keyring: $failures failures"
-[ "$failures" -eq 0 ]
+tap_done

@@ -2,7 +2,8 @@
 # The cache of prepared configurations keeps its memory budget (64 MB) whatever idcodec.cache_size says: for each
 # family's most expensive configurations, a flood of distinct settings at cache_size = 100000 grows the backend's
 # private memory by at most the budget plus 8 MB more than the same flood at cache_size = 0 (no caching at all).
-set -euo pipefail
+source "$(dirname "$0")/../lib/suite.sh"
+suite_cluster
 psql_q() { psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
 psql_q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idcodec"
 
@@ -31,33 +32,38 @@ SELECT (SELECT array_agg(substr(md5(i::text), 1, 4 + i % 2)) FROM generate_serie
        (SELECT string_agg(chr(i), '') FROM generate_series(256, 20255) i) AS wide_alphabet;
 SQL
 
-failures=0
-check() {
+# bounded FAMILY WARM_UP FLOOD: one test, that the flood at cache_size = 100000 grows the backend by at most the
+# budget and the slack more than at cache_size = 0
+bounded() {
     local family=$1 warm_up=$2 flood=$3
     local uncached cached
     uncached=$(growth 0 "$warm_up" "$flood")
     cached=$(growth 100000 "$warm_up" "$flood")
     local limit=$((uncached + budget_mb + slack_mb))
-    echo "$family: +${cached} MB with cache_size = 100000, +${uncached} MB with 0 (limit ${limit} MB)"
-    [ "$cached" -le "$limit" ] || { echo "  memory is not bounded by the budget"; failures=$((failures + 1)); }
+    local measured="+${cached} MB with cache_size = 100000, +${uncached} MB with 0 (limit ${limit} MB)"
+    if [ "$cached" -le "$limit" ]; then
+        tap_ok "$family: memory bounded by the budget"
+        tap_diag "$family: $measured"
+    else
+        tap_not_ok "$family: memory bounded by the budget" "$measured"
+    fi
 }
 
-check "rabin chunkers (100000 distinct max_size)" \
+bounded "rabin chunkers (100000 distinct max_size)" \
     "SELECT count(*) FROM cdc_chunks('\x00'::bytea, 'rabin', 64, 64, 1000)" \
     "SELECT count(*) FROM generate_series(1064, 101063) s, cdc_chunks('\x00'::bytea, 'rabin', 64, 64, s)"
-check "buzhash chunkers (100000 distinct seeds)" \
+bounded "buzhash chunkers (100000 distinct seeds)" \
     "SELECT count(*) FROM cdc_chunks('\x00'::bytea, 'buzhash', 64, 64, 8192, 0)" \
     "SELECT count(*) FROM generate_series(1, 100000) s, cdc_chunks('\x00'::bytea, 'buzhash', 64, 64, 8192, s)"
-check "sqids with a 100000-word blocklist (40 distinct min_length)" \
+bounded "sqids with a 100000-word blocklist (40 distinct min_length)" \
     "SELECT sqids_encode(1, '0123456789abcdefghij', 255, words) FROM memory_settings" \
     "SELECT count(sqids_encode(1, '0123456789abcdefghij', m, words)) FROM memory_settings, generate_series(0, 39) m"
-check "hashids with a 20000-character alphabet (300 distinct salts)" \
+bounded "hashids with a 20000-character alphabet (300 distinct salts)" \
     "SELECT hashids_encode(1, 'warm', 0, wide_alphabet) FROM memory_settings" \
     "SELECT count(hashids_encode(i, 'salt ' || i, 8, wide_alphabet)) FROM memory_settings, generate_series(1, 300) i"
-check "hashids with distinct salts (40000)" \
+bounded "hashids with distinct salts (40000)" \
     "SELECT hashids_encode(1, 'warm', 8)" \
     "SELECT count(hashids_encode(i, 'salt ' || i || repeat('x', 200), 8)) FROM generate_series(1, 40000) i"
 
 psql_q -c "DROP TABLE memory_settings"
-echo "memory: $failures failures"
-[ "$failures" -eq 0 ]
+tap_done

@@ -7,22 +7,20 @@
 # with the alphabet abc and no blocklist, 54 per 2^53-1 (54, 108, 162). The core refuses an ID longer than
 # 2^30 - 64 bytes; a bigint[] holds at most (2^30 - 1 - 24) / 8 elements. Each call is its own statement; the
 # backend peaks near 3 GB.
-set -euo pipefail
+source "$(dirname "$0")/../lib/suite.sh"
+suite_cluster
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 q -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idcodec"
 started=$(q -c "SELECT pg_postmaster_start_time()")
 
 max_id=$(((1 << 30) - 64))   # the longest hashid or sqid the core writes
 max_text=$(((1 << 30) - 1 - 4))  # MaxAllocSize less the varlena header: the largest text or bytea
-failures=0
 last=$SECONDS
-check() {  # check NAME GOT EXPECTED (GOT is computed just before: the time since the last check is its time)
-    if [ "$2" = "$3" ]; then
-        echo "ok: $1 ($((SECONDS - last)) s)"
-    else
-        echo "FAILED: $1"; echo "  got:      $2"; echo "  expected: $3"
-        failures=$((failures + 1))
-    fi
+# timed NAME GOT EXPECTED: tap.sh's check, and its time as a diagnostic (GOT is computed just before: the time since
+# the last test is its time)
+timed() {
+    check "$@"
+    tap_diag "$((SECONDS - last)) s"
     last=$SECONDS
 }
 # outcome SQL: the statement's result, or "ERROR <sqlstate>" (a lost connection is a crash, and says so)
@@ -40,9 +38,9 @@ outcome() {
 # longest_id FAMILY BYTES_PER_NUMBER ENCODER (a printf format taking the count of numbers)
 longest_id() {
     local n=$((max_id / $2))
-    check "$1: $n numbers give an ID of $(($2 * n)) bytes, the longest accepted" \
+    timed "$1: $n numbers give an ID of $(($2 * n)) bytes, the longest accepted" \
         "$(outcome "SELECT octet_length($(printf "$3" $n))")" "$(($2 * n))"
-    check "$1: one number more is refused (54000)" \
+    timed "$1: one number more is refused (54000)" \
         "$(outcome "SELECT octet_length($(printf "$3" $((n + 1))))")" "ERROR 54000"
 }
 longest_id hashids 20 "hashids_encode(array_fill(9223372036854775807::bigint, ARRAY[%s]), '', 0, 'abcdefghijklmnop')"
@@ -52,7 +50,7 @@ longest_id sqids 54 "sqids_encode(array_fill(9007199254740991::bigint, ARRAY[%s]
 # Seed 002's codes computed in SQL from PostgreSQL's own md5(): each 32-bit word of the digest gives 8 characters,
 # the word mod 62 then shifted right by 4.
 big="repeat('a', $max_text)"
-check "compact: shortcode_candidates over a text of $max_text bytes gives the codes of its MD5" \
+timed "compact: shortcode_candidates over a text of $max_text bytes gives the codes of its MD5" \
     "$(outcome "SELECT shortcode_candidates($big) = (
                     SELECT array_agg((SELECT string_agg(substr('abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ',
                                                                ((w >> (4 * j)) % 62)::int + 1, 1), '' ORDER BY j)
@@ -60,37 +58,39 @@ check "compact: shortcode_candidates over a text of $max_text bytes gives the co
                     FROM (SELECT i, ('x' || lpad(substr(md5($big), 8 * i + 1, 8), 16, '0'))::bit(64)::bigint AS w
                           FROM generate_series(0, 3) i) words)")" "t"
 for decoder in objectid_decompress uuid_decompress base62_decode base62_unmixup; do
-    check "compact: $decoder gives NULL for it" "$(outcome "SELECT $decoder($big) IS NULL")" "t"
+    timed "compact: $decoder gives NULL for it" "$(outcome "SELECT $decoder($big) IS NULL")" "t"
 done
 message=$(q -c "SELECT objectid_compress($big)" 2>&1 || true)
-check "compact: an encoder refuses it (22P02), quoting at most 64 bytes of it" \
+timed "compact: an encoder refuses it (22P02), quoting at most 64 bytes of it" \
     "$(outcome "SELECT objectid_compress($big)") $((${#message} < 200))" "ERROR 22P02 1"
 
 # ---- chunking: the largest bytea there is, chunked whole (in memory: a table cannot store a value this large);
 # the largest max_size, and one byte more
-check "chunking: cdc_chunks over a bytea of $max_text bytes covers it exactly, in chunks of at most 64 KiB" \
+timed "chunking: cdc_chunks over a bytea of $max_text bytes covers it exactly, in chunks of at most 64 KiB" \
     "$(outcome "SELECT sum(c.length) || ' ' || bool_and(c.length <= 65536) || ' ' || (max(c.start + c.length) = $max_text)
                 FROM cdc_chunks(pg_read_binary_file('/dev/urandom', 0, $max_text)) c")" "$max_text true true"
-check "chunking: the largest max_size (64 MiB, restic's Rabin chunker) is accepted" \
+timed "chunking: the largest max_size (64 MiB, restic's Rabin chunker) is accepted" \
     "$(outcome "SELECT sum(c.length) || ' ' || bool_and(c.length <= 67108864)
                 FROM cdc_chunks(pg_read_binary_file('/dev/urandom', 0, 100000000), 'rabin', 16777216, 33554432, 67108864) c")" \
     "100000000 true"
-check "chunking: one byte more is refused (22023)" \
+timed "chunking: one byte more is refused (22023)" \
     "$(outcome "SELECT count(*) FROM cdc_chunks('x'::bytea, 'rabin', 16777216, 33554432, 67108865)")" "ERROR 22023"
 
 # ---- search: winnow's every k-gram selected (k = w = 1) fills one bigint[] exactly, and one character more
 n=$((((1 << 30) - 1 - 24) / 8))
-check "search: winnow of $n characters gives $n fingerprints, the most one bigint[] holds" \
+timed "search: winnow of $n characters gives $n fingerprints, the most one bigint[] holds" \
     "$(outcome "SELECT cardinality(f) || ' ' || f[1] || ' ' || f[$n] FROM (SELECT winnow(repeat('a', $n), 1, 1) AS f) s")" \
     "$n 97 97"
-check "search: one character more is refused (54000)" \
+timed "search: one character more is refused (54000)" \
     "$(outcome "SELECT cardinality(winnow(repeat('a', $((n + 1))), 1, 1))")" "ERROR 54000"
 
 check "the server did not restart" "$(q -c "SELECT pg_postmaster_start_time()")" "$started"
-if [ -n "${SERVER_LOG:-}" ] && grep -qE "terminated by signal|out of memory" "$SERVER_LOG"; then
-    echo "FAILED: the server log shows a killed backend or an allocation failure:"
-    grep -E "terminated by signal|out of memory" "$SERVER_LOG" | tail -n 5
-    failures=$((failures + 1))
+if [ -z "${SERVER_LOG:-}" ]; then
+    tap_skip "the server's log: its caller did not name it (SERVER_LOG)"
+elif grep -qE "terminated by signal|out of memory" "$SERVER_LOG"; then
+    tap_not_ok "the server log shows no killed backend and no allocation failure" \
+        "$(grep -E "terminated by signal|out of memory" "$SERVER_LOG" | tail -n 5)"
+else
+    tap_ok "the server log shows no killed backend and no allocation failure"
 fi
-echo "near the 1 GB limit: $failures failures"
-[ "$failures" -eq 0 ]
+tap_done

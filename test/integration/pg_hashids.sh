@@ -5,17 +5,17 @@
 # (without CASCADE) succeeds, no function refers to pg_hashids's library, the stored IDs equal freshly computed
 # ones, new rows get the IDs pg_hashids gave, every recorded pg_hashids result (where pg_hashids is right) is
 # reproduced, and the index is still used. Needs pg_hashids-1.3.tar.gz beside the checkout (or in $IDCODEC_PEERS).
-set -euo pipefail
+source "$(dirname "$0")/../lib/suite.sh"
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 archive=$(find_peer pg_hashids-1.3.tar.gz)
 if [ -z "$archive" ]; then
-    echo "SKIPPED: pg_hashids migration: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout"
-    exit 77
+    tap_skip_all "pg_hashids migration: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout"
 fi
 
 # Build and install pg_hashids once per installation.
-source "$(dirname "$0")/../lib/peer_extension_build.sh"
-pg_hashids_install "$archive" "${PG_BIN:-/usr/lib/postgresql/15/bin}/pg_config"
+source test/lib/peer_extension_build.sh
+pg_hashids_install "$archive" "$PG_BIN/pg_config" >&2
+suite_cluster
 
 db=idcodec_pg_hashids_migration
 q -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
@@ -68,22 +68,18 @@ functions=$(q -d $db -c "SELECT count(*) FROM oids")
 # The takeover.
 q -d $db -c "SET client_min_messages = warning" -c "CREATE EXTENSION idcodec_pg_hashids CASCADE" -c "DROP EXTENSION pg_hashids"
 
-failures=0
-check() {  # check DESCRIPTION QUERY EXPECTED
-    local got
-    got=$(q -d $db -c "$2")
-    if [ "$got" = "$3" ]; then echo "ok: $1"; else echo "FAILED: $1: got '$got', expected '$3'"; failures=$((failures + 1)); fi
-}
+# in_db SQL: its result in the migrated database, or its error
+in_db() { q -d $db -c "$1" 2>&1; }
 check "the $functions pg_hashids functions kept their OIDs, now in idcodec_pg_hashids" \
-    "SELECT count(*) FROM oids o JOIN pg_proc p ON p.oid = o.oid AND p.oid::regprocedure::text = o.signature
-     JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e' JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec_pg_hashids'" "$functions"
+    "$(in_db "SELECT count(*) FROM oids o JOIN pg_proc p ON p.oid = o.oid AND p.oid::regprocedure::text = o.signature
+     JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e' JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idcodec_pg_hashids'")" "$functions"
 check "pg_hashids is gone and no function refers to its library" \
-    "SELECT count(*) FROM pg_extension WHERE extname = 'pg_hashids' UNION ALL SELECT count(*) FROM pg_proc WHERE probin LIKE '%pg_hashids%'" $'0\n0'
+    "$(in_db "SELECT count(*) FROM pg_extension WHERE extname = 'pg_hashids' UNION ALL SELECT count(*) FROM pg_proc WHERE probin LIKE '%pg_hashids%'")" $'0\n0'
 check "100000 stored IDs equal freshly computed ones" \
-    "SELECT count(*) FILTER (WHERE public_id = id_encode(id, 'account salt', 8)) FROM account" 100000
+    "$(in_db "SELECT count(*) FILTER (WHERE public_id = id_encode(id, 'account salt', 8)) FROM account")" 100000
 q -d $db -c "INSERT INTO account SELECT g FROM generate_series(100001, 100500) g"
 check "500 new rows get the IDs pg_hashids gave" \
-    "SELECT count(*) FROM account a JOIN expected e ON e.call = 'account ' || a.id AND e.result = a.public_id" 500
+    "$(in_db "SELECT count(*) FROM account a JOIN expected e ON e.call = 'account ' || a.id AND e.result = a.public_id")" 500
 mismatches=$(q -d $db 2>&1 <<'SQL'
 DO $$
 DECLARE r record; got text; bad int := 0;
@@ -98,25 +94,23 @@ BEGIN
     RAISE NOTICE 'mismatches: %', bad;
 END $$;
 SQL
-)
-echo "$mismatches"
-if [[ $mismatches != *'mismatches: 0'* ]]; then
-    echo "FAILED: not every recorded pg_hashids result is reproduced"; failures=$((failures + 1))
+) || true
+if [[ $mismatches == *'mismatches: 0'* ]]; then
+    tap_ok "all $recorded recorded pg_hashids results reproduced"
 else
-    echo "ok: all $recorded recorded pg_hashids results reproduced"
+    tap_not_ok "all $recorded recorded pg_hashids results reproduced" "$mismatches"
 fi
 plan=$(q -d $db -c "EXPLAIN (COSTS OFF) SELECT id FROM account WHERE id_decode_once(public_id, 'account salt', 8) = 4242")
 if grep -q account_by_public_id <<<"$plan"; then
-    echo "ok: the expression index is still used"
+    tap_ok "the expression index is still used"
 else
-    echo "FAILED: the expression index is not used:"; echo "$plan"; failures=$((failures + 1))
+    tap_not_ok "the expression index is still used" "$plan"
 fi
 check "the index finds the row" \
-    "SELECT id FROM account WHERE id_decode_once(public_id, 'account salt', 8) = 4242" 4242
+    "$(in_db "SELECT id FROM account WHERE id_decode_once(public_id, 'account salt', 8) = 4242")" 4242
 check "the view and the SQL function keep working" \
-    "SELECT count(*) FROM account_public WHERE short_id = id_encode(id, 'view salt') AND legacy_id = hash_encode(id, 'old salt', 5)
-     UNION ALL SELECT account_of(public_id) FROM account WHERE id = 77" $'100500\n77'
+    "$(in_db "SELECT count(*) FROM account_public WHERE short_id = id_encode(id, 'view salt') AND legacy_id = hash_encode(id, 'old salt', 5)
+     UNION ALL SELECT account_of(public_id) FROM account WHERE id = 77")" $'100500\n77'
 
 q -c "DROP DATABASE $db"
-echo "pg_hashids migration: $recorded recorded results, $failures failures"
-[ "$failures" -eq 0 ]
+tap_done

@@ -14,31 +14,30 @@
 # What the scripts use is read with PostgreSQL's parser from npm (libpg-query). When the npm registry cannot be
 # reached, the traps and what needs them (the control, "no trap ran") are skipped, saying so; every install, update
 # and refusal still runs as the unprivileged role.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/../lib/suite.sh"
 source test/lib/versions.sh
+suite_cluster
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 attacker=idcodec_mallory
 extension_dir="$("$PG_BIN/pg_config" --sharedir)/extension"
 current=$(idcodec_current)
-failures=0
-check() {  # check WHAT GOT EXPECTED
-    if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAILED: $1: got '$2', expected '$3'"; failures=$((failures + 1)); fi
-}
 
 traps=1
 under="under the traps"
+reading="what the scripts use is read (test/security/check_scripts.sh --names)"
 if used=$(bash test/security/check_scripts.sh --names idcodec--*.sql idcodec_pg_hashids--*.sql test/releases/*.sql \
                 test/security/vulnerable-1.3.0/*.sql); then
-    echo "traps for: $(tr '\n' ' ' <<<"$used")"
+    tap_ok "$reading"
+    tap_diag "traps for: $(tr '\n' ' ' <<<"$used")"
 elif [ $? -eq 77 ]; then
-    echo "SKIPPED: script attack: the traps and the control on 1.3.0's scripts: ${used#*SKIPPED: }"
+    skipped="the traps and the control on 1.3.0's scripts: ${used#*SKIPPED: }"
+    tap_skip "$reading: $skipped"
     traps=0
     used=
     under="without traps"
 else
-    echo "FAILED: reading what the scripts use (test/security/check_scripts.sh --names)"
-    exit 1
+    tap_not_ok "$reading" "$used"
+    tap_done || exit 1
 fi
 
 cleanup() {
@@ -46,7 +45,7 @@ cleanup() {
     q -c "DROP ROLE IF EXISTS $attacker" >/dev/null 2>&1 || true
     rm -f "$extension_dir"/idcodec_v130*
 }
-trap cleanup EXIT
+trap 'cleanup; if declare -F cluster_stop_all >/dev/null; then cluster_stop_all; fi' EXIT
 cleanup
 
 # A database where the attacker may only create (schemas), with its trap log and traps in schema m.
@@ -59,11 +58,15 @@ new_database() {
     [ $traps = 0 ] || plant "$1" m
 }
 as_attacker() { local db=$1; shift; q -U "$attacker" -d "$db" "$@"; }
-plant() {  # plant DATABASE SCHEMA
+plant() {  # plant DATABASE SCHEMA: one test, that the traps are planted there
     local out
-    out=$(as_attacker "$1" -v used="$used" -v trap_schema="$2" -v attacker="$attacker" -f test/security/plant_traps.sql 2>&1)
-    if grep -q 'NOTICE:  planted' <<<"$out"; then sed -nE 's/.*NOTICE: +(planted .*)/\1/p' <<<"$out" | sort -u
-    else echo "FAILED: planting the traps in $1.$2: $out"; failures=$((failures + 1)); fi
+    out=$(as_attacker "$1" -v used="$used" -v trap_schema="$2" -v attacker="$attacker" -f test/security/plant_traps.sql 2>&1) || true
+    if grep -q 'NOTICE:  planted' <<<"$out"; then
+        tap_ok "the traps are planted in $1.$2"
+        tap_diag "$(sed -nE 's/.*NOTICE: +(planted .*)/\1/p' <<<"$out" | sort -u)"
+    else
+        tap_not_ok "the traps are planted in $1.$2" "$out"
+    fi
 }
 # session STOP DATABASE ROLE STATEMENT...: the statements in order in one session (where the attacker's temporary
 # traps live, planted first), ending at the first error when STOP is 1; its output and errors, and psql's status
@@ -120,8 +123,13 @@ if [ $traps = 1 ]; then
             "$(hits idcodec_attack_takeover | awk '{print ($1 > 0)}')" "1"
         q -c "ALTER ROLE $attacker NOSUPERUSER"
         q -c "DROP DATABASE idcodec_attack_takeover"
+    else
+        # (its two tests: the traps planted, and the check)
+        tap_skip "1.3.0's takeover of pg_hashids: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout" 2
     fi
     rm -f "$extension_dir"/idcodec_v130*
+else
+    tap_skip "the control on 1.3.0's scripts: $skipped"
 fi
 
 # ---- the scripts of this release
@@ -165,7 +173,7 @@ for version in $versions; do
 done
 check "refuses to install any version into pg_catalog or a schema the role may not create in" \
     "$(session_errors idcodec_attack "$attacker" "${statements[@]}")" "$(printf '%s\n' "${expected[@]}")"
-[ $traps = 0 ] || check "no trap ran" "$(hits idcodec_attack)" "0"
+if [ $traps = 1 ]; then check "no trap ran" "$(hits idcodec_attack)" "0"; else tap_skip "no trap ran: $skipped"; fi
 check "the role is still no superuser" "$(is_superuser)" "f"
 
 if [ -n "$pg_hashids_archive" ]; then
@@ -176,7 +184,11 @@ if [ -n "$pg_hashids_archive" ]; then
     check "every pg_hashids function was taken over" \
         "$(q -d idcodec_attack_takeover -c "SELECT count(*) FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
                 WHERE e.extname = 'idcodec_pg_hashids' AND d.deptype = 'e'")" "20"
-    [ $traps = 0 ] || check "no trap ran in the takeover" "$(hits idcodec_attack_takeover)" "0"
+    if [ $traps = 1 ]; then
+        check "no trap ran in the takeover" "$(hits idcodec_attack_takeover)" "0"
+    else
+        tap_skip "no trap ran in the takeover: $skipped"
+    fi
     q -d idcodec_attack_takeover -c "DROP EXTENSION idcodec_pg_hashids, idcodec" -c "DROP EXTENSION pg_hashids" \
       -c "CREATE EXTENSION pg_hashids SCHEMA m"
     check "the role itself cannot take over a pg_hashids it does not own, in its own schema" \
@@ -184,7 +196,7 @@ if [ -n "$pg_hashids_archive" ]; then
         "ERROR:  only the owner of extension pg_hashids or a superuser can take its functions over"
     check "the role is still no superuser after the takeover" "$(is_superuser)" "f"
 else
-    echo "SKIPPED: the takeover of pg_hashids: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout"
+    # (its tests: the traps planted when there are traps, and five checks)
+    tap_skip "the takeover of pg_hashids: the pg_hashids 1.3 source (pg_hashids-1.3.tar.gz) is not beside the checkout" $((5 + traps))
 fi
-echo "script attack: $failures failures"
-[ "$failures" -eq 0 ]
+tap_done

@@ -6,21 +6,18 @@
 # shows; uuid_compress() takes the server's own uuidv7() and gives it back. The times and versions of UUIDs equal
 # PostgreSQL's own functions where the major has them (17: uuid_extract_version, uuid_extract_timestamp of
 # version 1; 18: also of version 7, and uuidv7(shift)).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/../lib/suite.sh"
+suite_cluster
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" idcodec.control)
 db=idcodec_server_features
 q -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
-trap 'q -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true' EXIT
+trap 'q -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
+      if declare -F cluster_stop_all >/dev/null; then cluster_stop_all; fi' EXIT
 d() { q -d "$db" "$@"; }
 d -c "CREATE EXTENSION idcodec"
 major=$(d -c "SHOW server_version_num")
 major=$((major / 10000))
-failures=0
-check() {  # check WHAT GOT EXPECTED
-    if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAILED: $1: got '$2', expected '$3'"; failures=$((failures + 1)); fi
-}
 
 # hashids.js 2.3.0: 42 with 'customer salt' and min_length 8 is O2JqGW9Y
 check "a STORED generated column, looked up by its unique index" "$(d <<'SQL'
@@ -52,7 +49,7 @@ idcodec $current true"
                  FROM (SELECT u, uuid_compress(u) AS c FROM (SELECT uuidv7() AS u FROM generate_series(1, 1000))) g")" \
         "1000"
 else
-    echo "ok: PostgreSQL $major has stored generated columns only (virtual ones, module versions and uuidv7() come with 18)"
+    tap_skip "PostgreSQL $major has stored generated columns only (virtual ones, module versions and uuidv7() come with 18)"
 fi
 
 # The times and versions of UUIDs: idcodec's functions give PostgreSQL's own results where it has the function
@@ -77,6 +74,8 @@ if [ "$major" -ge 16 ]; then
              -c "SELECT message || ' ' || sql_error_code FROM pg_input_error_info('x', 'typeid')")" \
         "true false true false
 invalid input syntax for type typeid: \"x\" 22P02"
+else
+    tap_skip "PostgreSQL $major has no soft input errors (pg_input_is_valid, pg_input_error_info come with 16)"
 fi
 if [ "$major" -ge 17 ]; then
     check "uuid_version = uuid_extract_version on 3,017 UUIDs of every variant and version" \
@@ -89,7 +88,7 @@ if [ "$major" -ge 17 ]; then
                                                 ELSE uuid_timestamp(u) IS NOT DISTINCT FROM uuid_extract_timestamp(u) END)
                  FROM ($uuids) s")" "3017"
 else
-    echo "ok: PostgreSQL $major has no uuid_extract_timestamp or uuid_extract_version (idcodec's uuid_timestamp and uuid_version stand in)"
+    tap_skip "PostgreSQL $major has no uuid_extract_timestamp or uuid_extract_version (idcodec's uuid_timestamp and uuid_version stand in)"
 fi
 if [ "$major" -ge 18 ]; then
     # shifted(s): both generators called between two readings of the clock, so however long the machine stalls
@@ -136,5 +135,5 @@ elif [ "$major" -ge 17 ]; then
     done
 fi
 
-echo "server features of PostgreSQL $major: $failures failures"
-[ "$failures" -eq 0 ]
+tap_diag "server features of PostgreSQL $major"
+tap_done

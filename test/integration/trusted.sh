@@ -2,9 +2,9 @@
 # Both extensions are trusted: a database owner who is not a superuser installs idcodec and idcodec_pg_hashids,
 # owns them, uses them, updates idcodec from its first release (installed from its complete install script, a
 # fixture in test/releases/) to the current one and drops them again.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/../lib/suite.sh"
 source test/lib/versions.sh
+suite_cluster
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 current=$(idcodec_current)
 first=$(idcodec_oldest)
@@ -12,11 +12,8 @@ db=idcodec_trusted
 role=idcodec_app_owner
 q -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "DROP ROLE IF EXISTS $role" \
   -c "CREATE ROLE $role LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE" -c "CREATE DATABASE $db OWNER $role"
-trap 'q -c "DROP DATABASE IF EXISTS $db" -c "DROP ROLE IF EXISTS $role" >/dev/null 2>&1 || true' EXIT
-failures=0
-check() {  # check WHAT GOT EXPECTED
-    if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAILED: $1: got '$2', expected '$3'"; failures=$((failures + 1)); fi
-}
+trap 'q -c "DROP DATABASE IF EXISTS $db" -c "DROP ROLE IF EXISTS $role" >/dev/null 2>&1 || true
+      if declare -F cluster_stop_all >/dev/null; then cluster_stop_all; fi' EXIT
 as_owner() { q -U "$role" -d "$db" "$@"; }
 
 check "the role is not a superuser" "$(as_owner -c "SELECT rolsuper FROM pg_roles WHERE rolname = current_user")" "f"
@@ -33,5 +30,4 @@ check "it drops them" \
 check "it installs $first and updates it to $current" \
     "$(as_owner -c "CREATE EXTENSION idcodec VERSION '$first'" -c "ALTER EXTENSION idcodec UPDATE" \
         -c "SELECT extversion FROM pg_extension WHERE extname = 'idcodec'")" "$current"
-echo "trusted: $failures failures"
-[ "$failures" -eq 0 ]
+tap_done

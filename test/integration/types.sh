@@ -8,25 +8,25 @@
 #   - ORDER BY a ulid key is the order rows were made in; parallel plans give what serial ones give;
 #   - generated values are never repeated across 8 concurrent backends and parallel workers (each process draws
 #     randomness of its own).
-# Prints "ok: ..." or "FAILED: ..." per check.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/../lib/suite.sh"
+suite_cluster
 db=idcodec_types
 q() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" \
      -c "DROP DATABASE IF EXISTS ${db}_restored" -c "CREATE DATABASE $db"
 work=$(mktemp -d)
-trap 'rm -rf "$work"; psql -X -q -c "DROP DATABASE IF EXISTS $db" -c "DROP DATABASE IF EXISTS ${db}_restored" >/dev/null 2>&1 || true' EXIT
-failures=0
-check() {  # check WHAT GOT EXPECTED
-    if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAILED: $1: got '$2', expected '$3'"; failures=$((failures + 1)); fi
-}
+trap 'rm -rf "$work"; psql -X -q -c "DROP DATABASE IF EXISTS $db" -c "DROP DATABASE IF EXISTS ${db}_restored" >/dev/null 2>&1 || true
+      if declare -F cluster_stop_all >/dev/null; then cluster_stop_all; fi' EXIT
 
-# ---- libpq in binary mode
-make -s build/binary_types PG_CONFIG="$PG_BIN/pg_config" >/dev/null
+# ---- libpq in binary mode: the program's own checks ("ok: ..." / "FAILED: ..." lines) are one test here
+make -s build/binary_types PG_CONFIG="$PG_BIN/pg_config" >&2
 q -c "CREATE EXTENSION idcodec"
-if out=$(build/binary_types "dbname=$db"); then echo "ok: libpq binary mode ($(grep -c '^ok' <<<"$out") checks)"; else
-    grep -v '^ok' <<<"$out"; failures=$((failures + 1)); fi
+if out=$(build/binary_types "dbname=$db" 2>&1); then
+    tap_ok "libpq binary mode: binary parameters, results and malformed binary values"
+    tap_diag "libpq binary mode: $(grep -c '^ok' <<<"$out") checks passed"
+else
+    tap_not_ok "libpq binary mode: binary parameters, results and malformed binary values" "$(grep -v '^ok' <<<"$out")"
+fi
 
 # ---- no ambiguity: idcodec in its own schema beside other extensions, each in a schema of its own
 q -c "DROP EXTENSION idcodec" -c "CREATE SCHEMA idc" -c "CREATE EXTENSION idcodec SCHEMA idc"
@@ -162,13 +162,14 @@ value for domain user_id violates check constraint \"user_id_check\""
 
 # ---- randomness never shared: 8 backends at once and parallel workers; the 62 random bits of each value differ
 q -c "CREATE TABLE drawn (v ulid)" -c "CREATE TABLE source AS SELECT generate_series(1, 200000) AS i" -c "ANALYZE source"
-for k in $(seq 1 8); do q -c "INSERT INTO drawn SELECT gen_ulid() FROM generate_series(1, 25000)" & done
-wait
+# (waited for by their pids: a bare wait would wait for the throwaway cluster's watchdog too, which runs to the end)
+inserts=()
+for k in $(seq 1 8); do q -c "INSERT INTO drawn SELECT gen_ulid() FROM generate_series(1, 25000)" & inserts+=($!); done
+for pid in "${inserts[@]}"; do wait "$pid" || true; done
 q -c "SET $parallel_setting = on" -c "SET parallel_setup_cost = 0" -c "SET parallel_tuple_cost = 0" \
   -c "SET max_parallel_workers_per_gather = 4" -c "CREATE TEMP TABLE w AS SELECT gen_ulid() AS v FROM source WHERE i % 2 = 0" \
   -c "INSERT INTO drawn SELECT v FROM w"
 check "300,000 values from 8 concurrent backends and parallel workers: no random part repeated" \
     "$(q -c "SELECT count(*) || ' ' || count(DISTINCT substring(ulid_send(v) FROM 9 FOR 8)) FROM drawn")" "300000 300000"
 
-echo "types: $failures failures"
-[ "$failures" -eq 0 ]
+tap_done
