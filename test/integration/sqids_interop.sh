@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Interop test of the sqids_* SQL functions against the real sqids.js 0.3.0 from npm (test/interop/).
-# Run by scripts/test.sh from the repo root with PGHOST/PGPORT/PGUSER/PGDATABASE set for a running cluster where
-# idcodec is installed. Passes (exit 0) when every case matches, or prints "SKIPPED: <label> interop: npm registry unreachable: ..."
-# and exits 77 when npm can neither reach the registry nor install sqids from its cache. Any other failure exits
-# non-zero. IDCODEC_INTEROP_SEED=N reproduces a run; IDCODEC_INTEROP_CASES=N changes its size (default 3000).
-set -euo pipefail
-
-source "$(dirname "${BASH_SOURCE[0]}")/../interop/npm_install.sh"
-interop_prepare sqids sqids 0.3.0
+# Interop test of the sqids_* SQL functions against the real sqids.js 0.3.0 from npm (test/interop/), on the suite's
+# cluster. TAP: sqids.js installed, then one test per SQL function and kind of input
+# (test/interop/sqids_interop.js), passed when every case matches. Skips as a whole when npm can neither reach the
+# registry nor install sqids from its cache. IDCODEC_INTEROP_SEED=N reproduces a run; IDCODEC_INTEROP_CASES=N
+# changes its size (default 3000).
+source "$(dirname "$0")/../lib/suite.sh"
+suite_cluster
+source test/interop/npm_install.sh
+interop_require sqids sqids 0.3.0
 
 export PGCLIENTENCODING=UTF8
-exec node "$INTEROP_DIR/sqids_interop.js"
+tap_include "sqids interop" node "$INTEROP_DIR/sqids_interop.js"
+tap_done

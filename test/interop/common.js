@@ -1,9 +1,14 @@
 'use strict';
 // Shared parts of the npm interop tests (hashids_interop.js, sqids_interop.js, ff1_interop.js, typeid_interop.js,
 // snowflake_interop.js):
-// the pinned package check, the settings from the environment, the seeded random generator, the psql session that
-// computes the SQL results, the comparison and the mismatch report. Every message is prefixed with the test's label
-// ("hashids interop: ...").
+// the TAP output, the pinned package check, the settings from the environment, the seeded random generator, the
+// psql session that computes the SQL results, the comparison and its report.
+//
+// Each test prints TAP (the Test Anything Protocol) on stdout and nothing else: one test per kind of check (a SQL
+// function, or a function on one kind of input), "ok N - ..." when every case of it agrees with the reference,
+// "not ok N - ..." with its first mismatches as "# " diagnostics, notes and the run's figures as diagnostics, and
+// the plan "1..N" at the end. Exit status: 0 when no test failed, else 1. Something that stops the test (the
+// reference missing, psql failing) is one failed test, then the plan.
 
 const fs = require('fs');
 const os = require('os');
@@ -11,25 +16,58 @@ const path = require('path');
 const crypto = require('crypto');
 const { spawnSync } = require('child_process');
 
-// The version in node_modules/<pkg>/package.json; exits 2 (the test could not run) unless it is `expected`.
+// ---------------------------------------------------------------- TAP
+let tapCount = 0;
+let tapFailed = 0;
+// A description on one line, '#' escaped as TAP requires.
+const tapText = (s) => String(s).replace(/\n/g, ' ').replace(/#/g, '\\#');
+function tapDiag(text) {
+    for (const line of String(text).split('\n')) console.log(`# ${line}`);
+}
+function tapOk(description) {
+    tapCount++;
+    console.log(`ok ${tapCount} - ${tapText(description)}`);
+}
+function tapNotOk(description, detail) {
+    tapCount++;
+    tapFailed++;
+    console.log(`not ok ${tapCount} - ${tapText(description)}`);
+    if (detail) tapDiag(detail);
+}
+function tapSkip(reason) {
+    tapCount++;
+    console.log(`ok ${tapCount} # SKIP ${tapText(reason)}`);
+}
+// The plan, and the exit status.
+function tapDone() {
+    if (tapCount === 0) tapNotOk('the test ran at least one check');
+    console.log(`1..${tapCount}`);
+    process.exit(tapFailed > 0 ? 1 : 0);
+}
+// What stops the test before its comparison: one failed test saying what could not be done, the plan, exit 1.
+function fatal(description, detail) {
+    tapNotOk(description, detail);
+    tapDone();
+}
+
+// The version in node_modules/<pkg>/package.json; stops the test (fatal) unless it is `expected`.
 function packageVersion(label, pkg, expected) {
-    const version = JSON.parse(
-        fs.readFileSync(path.join(__dirname, 'node_modules', pkg, 'package.json'), 'utf8')).version;
-    if (version !== expected) {
-        console.error(`${label} interop: expected ${pkg} ${expected} in ${__dirname}/node_modules, found ${version}`);
-        process.exit(2);
+    let version;
+    try {
+        version = JSON.parse(fs.readFileSync(path.join(__dirname, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+    } catch (e) {
+        version = `nothing (${e.message})`;
     }
+    if (version !== expected) fatal(`${pkg} ${expected} is in ${__dirname}/node_modules`, `found ${version}`);
     return version;
 }
 
-// IDCODEC_INTEROP_SEED (a uint32; exits 2 when it is anything else), else a random seed.
+// IDCODEC_INTEROP_SEED (a uint32; stops the test when it is anything else), else a random seed.
 function interopSeed(label) {
     const seedText = process.env.IDCODEC_INTEROP_SEED;
     if (seedText !== undefined && seedText !== '') {
-        if (!/^\d+$/.test(seedText) || Number(seedText) > 0xffffffff) {
-            console.error(`${label} interop: IDCODEC_INTEROP_SEED must be an integer 0..4294967295 (got ${seedText})`);
-            process.exit(2);
-        }
+        if (!/^\d+$/.test(seedText) || Number(seedText) > 0xffffffff)
+            fatal(`IDCODEC_INTEROP_SEED is an integer 0..4294967295`, `got ${seedText}`);
         return Number(seedText);
     }
     return crypto.randomInt(0, 0xffffffff);
@@ -140,7 +178,7 @@ END $fn$;`;
 // Loads `records` (one JSON line each) into the temp table interop_cases(line) in one psql session (PGHOST, PGPORT,
 // PGUSER, PGDATABASE from the environment; $PSQL or psql), creates `functions` (SQL texts), runs `query`, which gives
 // one JSON object with the case number i per row, and returns those objects by i and the milliseconds psql took.
-// Exits 2 when psql fails, keeping the inputs.
+// Stops the test (fatal) when psql fails, keeping the inputs.
 function runSql({ label, seed, records, functions, query }) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `idcodec-${label}-interop-`));
     const inputFile = path.join(dir, 'cases.jsonl');
@@ -166,10 +204,9 @@ ${query}
     });
     const sqlMillis = Date.now() - t1;
     if (psql.error || psql.status !== 0) {
-        console.error(`${label} interop: psql failed (status ${psql.status}${psql.error ? `, ${psql.error.message}` : ''})`);
-        console.error((psql.stderr || '').trim());
-        console.error(`(inputs kept in ${dir}; seed ${seed})`);
-        process.exit(2);
+        fatal(`psql computes the SQL results (${label})`,
+            `psql failed (status ${psql.status}${psql.error ? `, ${psql.error.message}` : ''})\n`
+            + `${(psql.stderr || '').trim()}\n(inputs kept in ${dir}; seed ${seed})`);
     }
     const results = new Map();
     for (const line of fs.readFileSync(outputFile, 'utf8').split('\n')) {
@@ -186,52 +223,84 @@ const show = (v) => (v === null || v === undefined ? 'NULL' : JSON.stringify(v))
 // An SQL literal (E'...') of any string, for the repro lines.
 const lit = (s) => `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}'`;
 
-// The comparison of SQL results ({v} or {e}, as sqlWrapper's default gives them) with the reference's: check()
-// counts a check and records a mismatch ({c, what, js, sql, sqlCall}) unless SQL gave exactly `expected`; raises()
-// does the same unless SQL raised `sqlstate` (the reference refusing the input as `refusal` says); count() counts a
-// check the caller made itself (pushing any mismatch of it); `checks` is the number so far.
-function comparison() {
+// The comparison of SQL results ({v} or {e}, as sqlWrapper's default gives them) with the reference's, by kind of
+// check (`what`: a SQL function, or one on a kind of input). comparison(declared) takes the kinds the test makes,
+// in the order they are reported (every one is reported, one that met no case as skipped; a kind not declared is
+// reported after them). check() counts a check and records a mismatch ({c, what, js, sql, sqlCall}) unless SQL gave
+// exactly `expected`; raises() does the same unless SQL raised `sqlstate` (the reference refusing the input as
+// `refusal` says); count(what) counts a check the caller made itself (pushing any mismatch of it to `mismatches`);
+// missingRow(c) records a case SQL gave no row for; `checks` is the number so far.
+function comparison(declared = []) {
     const mismatches = [];
+    const counts = new Map(declared.map((what) => [what, 0]));
     let checks = 0;
+    const count = (what) => {
+        checks++;
+        counts.set(what, (counts.get(what) || 0) + 1);
+    };
     return {
         mismatches,
+        counts,
         get checks() { return checks; },
-        count() { checks++; },
+        count,
         check(c, what, sqlResult, expected, sqlCall) {
-            checks++;
+            count(what);
             if (sqlResult && !('e' in sqlResult) && sqlResult.v === expected) return;
             const sql = !sqlResult ? '(no row)' : 'e' in sqlResult ? `ERROR ${sqlResult.e}` : show(sqlResult.v);
             mismatches.push({ c, what, js: show(expected), sql, sqlCall });
         },
         raises(c, what, sqlResult, sqlstate, refusal, sqlCall) {
-            checks++;
+            count(what);
             if (sqlResult && 'e' in sqlResult && sqlResult.e.startsWith(`${sqlstate}: `)) return;
             const sql = !sqlResult ? '(no row)' : 'e' in sqlResult ? `ERROR ${sqlResult.e}` : show(sqlResult.v);
             mismatches.push({ c, what, js: `${refusal} (SQL: ERROR ${sqlstate})`, sql, sqlCall });
         },
+        missingRow(c) {
+            mismatches.push({ c, what: 'row', js: '-', sql: '(no row returned)', sqlCall: '' });
+        },
     };
 }
 
-// Prints the first SHOW mismatches ({c, what, js, sql, sqlCall}), each with the case as describe(c) gives it
+// The first SHOW mismatches ({c, what, js, sql, sqlCall}) as lines, each with the case as describe(c) gives it
 // ({title, lines}), the reference's and SQL's results and a query reproducing it; then how many were left out.
-function printMismatches(mismatches, reference, describe) {
+function mismatchLines(mismatches, reference, describe) {
+    const out = [];
     for (const m of mismatches.slice(0, SHOW)) {
         const { title, lines } = describe(m.c);
-        console.log(`MISMATCH ${m.what}, case ${m.c.i} (${title}):`);
-        for (const line of lines) console.log(`  ${line}`);
-        console.log(`  ${reference}: ${m.js}   SQL: ${m.sql}`);
-        console.log(`  repro: SELECT ${m.sqlCall};`);
+        out.push(`MISMATCH ${m.what}, case ${m.c.i} (${title}):`);
+        for (const line of lines) out.push(`  ${line}`);
+        out.push(`  ${reference}: ${m.js}   SQL: ${m.sql}`);
+        if (m.sqlCall) out.push(`  repro: SELECT ${m.sqlCall};`);
     }
-    if (mismatches.length > SHOW) console.log(`... and ${mismatches.length - SHOW} more mismatches (IDCODEC_INTEROP_SHOW=N prints more)`);
+    if (mismatches.length > SHOW) out.push(`... and ${mismatches.length - SHOW} more (IDCODEC_INTEROP_SHOW=N shows more)`);
+    return out.join('\n');
 }
 
-// The last line, and the exit status: 0 when every check matched, else 1.
-function finish(label, cases, mismatches, seed) {
-    console.log(`${label} interop: ${cases.length} cases, ${mismatches.length} mismatches (seed ${seed})`);
-    process.exit(mismatches.length > 0 ? 1 : 0);
+// The comparison's tests: first that SQL gave a row for every case, then one per kind of check, passed when every
+// case of that kind agreed with the reference; a failed one shows its first mismatches.
+function report(compared, cases, reference, describe) {
+    const byWhat = new Map();
+    for (const m of compared.mismatches) {
+        if (!byWhat.has(m.what)) byWhat.set(m.what, []);
+        byWhat.get(m.what).push(m);
+    }
+    const result = (description, list) => {
+        if (list.length === 0) tapOk(description);
+        else tapNotOk(`${description}: ${list.length} differ`, mismatchLines(list, reference, describe));
+    };
+    result(`SQL gives a row of results for every case (${cases.length} cases)`, byWhat.get('row') || []);
+    for (const [what, n] of compared.counts) {
+        if (n === 0) tapSkip(`${what}: no case of this kind in this run`);
+        else result(`${what} agrees with ${reference} (${n} cases)`, byWhat.get(what) || []);
+    }
+    // (a mismatch recorded under a kind that counted no check: reported all the same)
+    for (const [what, list] of byWhat) {
+        if (what !== 'row' && !compared.counts.has(what)) result(what, list);
+    }
 }
 
 module.exports = {
+    tapOk, tapNotOk, tapSkip, tapDiag, tapDone, fatal,
     packageVersion, interopSeed, CASES, SHOW, seededRandom, range, ASCII, UNICODE_POOLS, UNICODE_ALL, NON_BMP,
-    sqlWrapper, runSql, show, lit, comparison, printMismatches, finish,
+    sqlWrapper, runSql, show, lit, comparison, report,
 };

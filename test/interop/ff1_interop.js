@@ -12,8 +12,9 @@
 //     zero-padded on the left to the length (the default length or a given one), tweak = the tweak's UTF-8 bytes;
 //     idcrypt_decode of that code back to the number, and of tampered codes against FF1.decrypt (NULL where that
 //     gives a value above 2^63 - 1).
-// Exit status: 0 all equal, 1 any mismatch, 2 the test itself could not run (@noble/ciphers missing or wrong
-// version, psql failed).
+// Prints TAP (common.js): a test per SQL function and kind of input, passed when every case agrees with
+// @noble/ciphers; exit status 0 when all passed, else 1 (also when the test could not run: @noble/ciphers missing or
+// of another version, psql failed).
 //
 // Environment: IDCODEC_INTEROP_SEED (uint32), IDCODEC_INTEROP_CASES (FF1 text cases, default 3000; as many
 // encrypted-ID cases come on top), IDCODEC_INTEROP_SHOW (mismatches printed in full, default 5), PSQL (psql binary).
@@ -23,7 +24,7 @@ const path = require('path');
 const { pathToFileURL } = require('url');
 const {
     interopSeed, CASES, seededRandom, range, ASCII, UNICODE_POOLS, UNICODE_ALL, NON_BMP,
-    sqlWrapper, runSql, lit, comparison, printMismatches, finish,
+    sqlWrapper, runSql, lit, comparison, report, tapDiag, tapDone, fatal,
 } = require('./common');
 
 const EXPECTED_VERSION = '2.4.0';
@@ -40,10 +41,7 @@ try {
 } catch (e) {
     pkgVersion = `nothing (${e.message})`;
 }
-if (pkgVersion !== EXPECTED_VERSION) {
-    console.error(`ff1 interop: expected @noble/ciphers ${EXPECTED_VERSION} in ${MODULES}, found ${pkgVersion}`);
-    process.exit(2);
-}
+if (pkgVersion !== EXPECTED_VERSION) fatal(`@noble/ciphers ${EXPECTED_VERSION} is in ${MODULES}`, `found ${pkgVersion}`);
 
 // ---------------------------------------------------------------- seed and random choices (common.js)
 const seed = interopSeed('ff1');
@@ -211,10 +209,7 @@ function tamper(code, chars) {
 
 async function main() {
     const { FF1 } = await import(pathToFileURL(path.join(pkgDir, 'ff1.js')).href);
-    if (typeof FF1 !== 'function') {
-        console.error('ff1 interop: unexpected export shape of @noble/ciphers/ff1.js');
-        process.exit(2);
-    }
+    if (typeof FF1 !== 'function') fatal('@noble/ciphers/ff1.js exports FF1');
 
     // ------------------------------------------------------------ reference results (@noble/ciphers)
     const t0 = Date.now();
@@ -368,8 +363,9 @@ ORDER BY i;`,
     }
 
     // ------------------------------------------------------------ compare
-    const compared = comparison();
-    const { mismatches, check } = compared;
+    const compared = comparison(['ff1_encrypt', 'ff1_decrypt', 'ff1_decrypt (other text)', 'idcrypt_encode',
+        'idcrypt_decode', 'idcrypt_decode (tampered code)']);
+    const { check } = compared;
     const bytea = (b) => `'\\x${hex(b)}'::bytea`;
     const alphabetSql = (c) => (c.kind === 'canonical' ? canonicalSql(c.radix) : lit(c.alphabet));
     // The SQL call of a case's form, with its first argument.
@@ -387,7 +383,7 @@ ORDER BY i;`,
     }
     for (const c of cases) {
         const r = results.get(c.i);
-        if (!r) { mismatches.push({ c, what: 'row', js: '-', sql: '(no row returned)', sqlCall: '' }); continue; }
+        if (!r) { compared.missingRow(c); continue; }
         if (c.type === 'ff1') {
             check(c, 'ff1_encrypt', r.encrypt, c.ct, ff1Call('ff1_encrypt', c, c.pt));
             check(c, 'ff1_decrypt', r.decrypt, c.pt, ff1Call('ff1_decrypt', c, c.ct));
@@ -402,7 +398,7 @@ ORDER BY i;`,
     }
 
     const clip = (s, n) => (s.length > n ? `${s.slice(0, n)}... (${s.length} chars)` : s);
-    printMismatches(mismatches, '@noble/ciphers', (c) => ({
+    report(compared, cases, `@noble/ciphers ${pkgVersion}`, (c) => ({
         title: c.type === 'ff1' ? `ff1 text, ${c.kind} alphabet` : `encrypted ID, ${c.kind} alphabet`,
         lines: c.type === 'ff1' ? [
             `radix=${c.radix} length=${c.length} key=${hex(c.key)} (${c.key.length} bytes) tweak=${clip(hex(c.tweak), 200)}`
@@ -417,16 +413,13 @@ ORDER BY i;`,
                 + `${c.tampered.length > 0 ? ` tampered_codes=${JSON.stringify(c.tampered)}` : ''}`,
         ],
     }));
-    for (const note of jsNotes.slice(0, 5)) console.log(`note (@noble/ciphers itself): ${note}`);
-    console.log(`@noble/ciphers ${pkgVersion}: ${TEXT_CASES} FF1 texts (radix ${stats.radixMin}..${stats.radixMax},`
+    for (const note of jsNotes.slice(0, 5)) tapDiag(`note (@noble/ciphers itself): ${note}`);
+    tapDiag(`@noble/ciphers ${pkgVersion}: ${TEXT_CASES} FF1 texts (radix ${stats.radixMin}..${stats.radixMax},`
         + ` length ${stats.lengthMin}..${stats.lengthMax}, ${stats.tweaked} with a tweak) + ${ID_CASES} encrypted IDs`
         + ` (${stats.defaultLength} at the default length, ${stats.ownAlphabet} with an alphabet of their own),`
         + ` ${stats.tampered} tampered codes (${stats.tamperedValid} decode to a number), ${compared.checks} checks;`
         + ` js ${jsMillis} ms, sql ${sqlMillis} ms; rerun with IDCODEC_INTEROP_SEED=${seed}`);
-    finish('ff1', cases, mismatches, seed);
+    tapDone();
 }
 
-main().catch((e) => {
-    console.error(`ff1 interop: ${e.stack || e}`);
-    process.exit(2);
-});
+main().catch((e) => fatal('the FF1 interop test runs to its end', String(e.stack || e)));

@@ -3,15 +3,16 @@
 //
 // Generates random cases (seed from IDCODEC_INTEROP_SEED, else random; printed), computes the reference results
 // with hashids.js, loads all cases into PostgreSQL in one psql session (PGHOST/PGPORT/PGUSER/PGDATABASE from the
-// environment), computes the SQL results in one query and compares. Exit status: 0 all equal, 1 any mismatch,
-// 2 the test itself could not run (hashids.js missing or wrong version, psql failed).
+// environment), computes the SQL results in one query and compares. Prints TAP (common.js): a test per SQL function
+// and kind of input, passed when every case agrees with hashids.js; exit status 0 when all passed, else 1 (also
+// when the test could not run: hashids.js missing or of another version, psql failed).
 //
 // Environment: IDCODEC_INTEROP_SEED (uint32), IDCODEC_INTEROP_CASES (number-list cases, default 3000; a sixth as
 // many hex cases come on top), IDCODEC_INTEROP_SHOW (mismatches printed in full, default 5), PSQL (psql binary).
 
 const {
     packageVersion, interopSeed, CASES, seededRandom, range, ASCII, UNICODE_POOLS, UNICODE_ALL, NON_BMP,
-    sqlWrapper, runSql, show, lit, comparison, printMismatches, finish,
+    sqlWrapper, runSql, show, lit, comparison, report, tapDiag, tapDone,
 } = require('./common');
 
 const EXPECTED_VERSION = '2.3.0';
@@ -211,15 +212,17 @@ ORDER BY i;`,
 });
 
 // ---------------------------------------------------------------- compare
-const compared = comparison();
-const { mismatches, check } = compared;
+const compared = comparison(['hashids_encode(numbers[])', 'hashids_encode(number)', 'hashids_encode_hex',
+    'hashids_decode_hex', 'hashids_decode', 'hashids_decode_one', 'hashids_decode (tampered id)',
+    'hashids_decode_one (tampered id)', 'hashids_decode_hex (tampered id)']);
+const { check } = compared;
 let tamperedCount = 0;
 let tamperedAccepted = 0;
 const beyondBigint = []; // tampered hex ids hashids.js decodes to a number above 2^63-1, where SQL gives NULL
 for (const c of cases) {
     const r = results.get(c.i);
     const settings = `${lit(c.salt)}, ${c.minLength}, ${lit(c.alphabet)}`;
-    if (!r) { mismatches.push({ c, what: 'row', js: '-', sql: '(no row returned)', sqlCall: '' }); continue; }
+    if (!r) { compared.missingRow(c); continue; }
     if (c.kind === 'numbers') {
         const arr = `'{${c.numbers.join(',')}}'::bigint[]`;
         check(c, 'hashids_encode(numbers[])', r.encode, c.id, `hashids_encode(${arr}, ${settings})`);
@@ -243,7 +246,7 @@ for (const c of cases) {
             const beyond = !c.tamperedDecoded.error && c.tamperedDecoded.some((v) => v > INT64_MAX);
             const r2 = r.tampered_decode_hex;
             if (beyond && r2 && !('e' in r2) && r2.v === null && c.tamperedDecodedHex !== null) {
-                compared.count();
+                compared.count('hashids_decode_hex (tampered id)');
                 beyondBigint.push(`case ${c.i}: hashids_decode_hex(${t}, ${settings}) is NULL, hashids.js decodeHex gives `
                     + `${show(c.tamperedDecodedHex)} (numbers ${c.tamperedDecoded.join(',')})`);
             } else {
@@ -253,7 +256,7 @@ for (const c of cases) {
     }
 }
 
-printMismatches(mismatches, 'hashids.js', (c) => ({
+report(compared, cases, `hashids.js ${pkgVersion}`, (c) => ({
     title: `${c.alphabetKind} alphabet`,
     lines: [
         `salt=${JSON.stringify(c.salt)} min_length=${c.minLength}`,
@@ -262,13 +265,13 @@ printMismatches(mismatches, 'hashids.js', (c) => ({
             + ` js_id=${JSON.stringify(c.id)}${c.tampered != null ? ` tampered_id=${JSON.stringify(c.tampered)}` : ''}`,
     ],
 }));
-for (const note of jsNotes.slice(0, 5)) console.log(`note (hashids.js itself): ${note}`);
+for (const note of jsNotes.slice(0, 5)) tapDiag(`note (hashids.js itself): ${note}`);
 if (beyondBigint.length > 0) {
-    console.log(`note: ${beyondBigint.length} tampered hex id(s) hold a number above 2^63-1 for hashids.js;`
+    tapDiag(`note: ${beyondBigint.length} tampered hex id(s) hold a number above 2^63-1 for hashids.js;`
         + ` SQL gives NULL (accepted, as hashids_decode gives '{}'), e.g.`);
-    console.log(`  ${beyondBigint[0]}`);
+    tapDiag(`  ${beyondBigint[0]}`);
 }
-console.log(`hashids.js ${pkgVersion}: ${NUMBER_CASES} number lists + ${HEX_CASES} hex strings, ${tamperedCount} tampered ids`
+tapDiag(`hashids.js ${pkgVersion}: ${NUMBER_CASES} number lists + ${HEX_CASES} hex strings, ${tamperedCount} tampered ids`
     + ` (${tamperedAccepted} still valid, ${beyondBigint.length} beyond bigint), ${compared.checks} checks; js ${jsMillis} ms, sql ${sqlMillis} ms;`
     + ` rerun with IDCODEC_INTEROP_SEED=${seed}`);
-finish('hashids', cases, mismatches, seed);
+tapDone();

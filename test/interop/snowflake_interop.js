@@ -19,8 +19,9 @@
 //     there the node is Sony's sequence and the counter its machine ID).
 //
 // All cases go to PostgreSQL in one psql session and one query (PGHOST/PGPORT/PGUSER/PGDATABASE from the
-// environment). Exit status: 0 all equal, 1 any mismatch, 2 the test itself could not run (package missing or of
-// another version, vector file unreadable or inconsistent, psql failed).
+// environment). Prints TAP (common.js): a test per SQL function and kind of input, passed when every case agrees
+// with the reference; exit status 0 when all passed, else 1 (also when the test could not run: package missing or
+// of another version, vector file unreadable or inconsistent, psql failed).
 //
 // Environment: IDCODEC_INTEROP_SEED (uint32), IDCODEC_INTEROP_CASES (default 3000: that many generated and as many
 // random IDs per layout; a few fixed edges come on top), IDCODEC_INTEROP_SHOW (mismatches printed in full, default
@@ -29,7 +30,7 @@
 const fs = require('fs');
 const path = require('path');
 const {
-    packageVersion, interopSeed, CASES, seededRandom, sqlWrapper, runSql, comparison, printMismatches, finish,
+    packageVersion, interopSeed, CASES, seededRandom, sqlWrapper, runSql, comparison, report, tapDiag, tapDone, fatal,
 } = require('./common');
 
 const INT64_MAX = (1n << 63n) - 1n;
@@ -45,10 +46,8 @@ function sonyflakeVectors() {
     fs.readFileSync(file, 'utf8').split('\n').forEach((text, k) => {
         if (text.trim() === '' || text.startsWith('#')) return;
         const fields = text.split('\t');
-        const bad = (why) => {
-            console.error(`sonyflake interop: ${file} line ${k + 1}: ${why}: ${JSON.stringify(text)}`);
-            process.exit(2);
-        };
+        const bad = (why) => fatal(`${file} holds consistent Sonyflake vectors`,
+            `line ${k + 1}: ${why}: ${JSON.stringify(text)}`);
         if (fields.length !== 5 || !fields.every((f) => /^\d+$/.test(f))) bad('not five unsigned decimals');
         const [id, time, sequence, machine, unixMs] = fields.map(BigInt);
         // The file's own arithmetic, so a damaged file is told from an idcodec mismatch.
@@ -56,10 +55,7 @@ function sonyflakeVectors() {
             || unixMs !== START_MS + time * 10n) bad('fields inconsistent with the classic Sonyflake layout');
         cases.push({ i: cases.length, line: k + 1, id, time, sequence, machine, unixMs });
     });
-    if (cases.length === 0) {
-        console.error(`sonyflake interop: no records in ${file}`);
-        process.exit(2);
-    }
+    if (cases.length === 0) fatal(`${file} holds Sonyflake vectors`, 'no records');
 
     const CUSTOM = "timestamptz '2014-09-01 00:00:00+00', interval '10 milliseconds', 8, 16";
     const { results, sqlMillis } = runSql({
@@ -83,11 +79,13 @@ FROM (SELECT (j->>'i')::int AS i, (j->>'id')::bigint AS id FROM (SELECT line::js
 ORDER BY i;`,
     });
 
-    const compared = comparison();
-    const { mismatches, check } = compared;
+    const compared = comparison(['snowflake_timestamp', 'snowflake_counter', 'snowflake_node', 'snowflake_least',
+        'snowflake_timestamp (custom)', 'snowflake_node (custom: the sequence)', 'snowflake_counter (custom: the machine)',
+        'snowflake_least (custom)']);
+    const { check } = compared;
     for (const c of cases) {
         const r = results.get(c.i);
-        if (!r) { mismatches.push({ c, what: 'row', js: '-', sql: '(no row returned)', sqlCall: '' }); continue; }
+        if (!r) { compared.missingRow(c); continue; }
         const least = (c.time << 24n).toString();
         check(c, 'snowflake_timestamp', r.ts, c.unixMs.toString(), msOf(`snowflake_timestamp(${c.id}, 'sonyflake')`));
         check(c, 'snowflake_counter', r.ct, c.sequence.toString(), `snowflake_counter(${c.id}, 'sonyflake')`);
@@ -103,14 +101,13 @@ ORDER BY i;`,
         check(c, 'snowflake_least (custom)', r.cle, least,
             `snowflake_least(snowflake_timestamp(${c.id}, 'sonyflake'), ${CUSTOM})`);
     }
-    printMismatches(mismatches, 'sonyflake.tsv', (c) => ({
+    report(compared, cases, 'sonyflake.tsv', (c) => ({
         title: `sonyflake.tsv line ${c.line}`,
         lines: [`id=${c.id} time=${c.time} sequence=${c.sequence} machine=${c.machine} unix_ms=${c.unixMs}`],
     }));
-    console.log(`sonyflake vectors (sony/sonyflake v1.3.0): ${cases.length} IDs, ${compared.checks} checks (named`
-        + ` layout and custom overloads); sql ${sqlMillis} ms`);
-    console.log(`sonyflake interop: ${cases.length} cases, ${mismatches.length} mismatches (fixed vectors)`);
-    process.exit(mismatches.length > 0 ? 1 : 0);
+    tapDiag(`sonyflake vectors (sony/sonyflake v1.3.0): ${cases.length} IDs, ${compared.checks} checks (named`
+        + ` layout and custom overloads), ${compared.mismatches.length} mismatches; sql ${sqlMillis} ms`);
+    tapDone();
 }
 
 // ---------------------------------------------------------------- @sapphire/snowflake
@@ -123,8 +120,7 @@ function sapphireLayouts() {
     if (typeof TwitterSnowflake?.generate !== 'function' || typeof DiscordSnowflake?.deconstruct !== 'function'
         || typeof TwitterSnowflake.epoch !== 'bigint' || MaximumWorkerId !== 31n || MaximumProcessId !== 31n
         || MaximumIncrement !== 4095n) {
-        console.error('snowflake interop: unexpected export shape of @sapphire/snowflake');
-        process.exit(2);
+        fatal(`@sapphire/snowflake ${SAPPHIRE_VERSION} has the export shape this test uses`);
     }
     const LAYOUTS = [
         { name: 'twitter', sf: TwitterSnowflake, js: 'TwitterSnowflake' },
@@ -234,15 +230,18 @@ ORDER BY i;`,
     });
 
     // ---------------------------------------------------------------- compare
-    const compared = comparison();
-    const { mismatches, check, raises } = compared;
+    const compared = comparison(["the test's own timestamptz", 'snowflake_timestamp', 'snowflake_node',
+        'snowflake_counter', 'snowflake_timestamp (custom)', 'snowflake_node (custom)', 'snowflake_counter (custom)',
+        'snowflake_least', 'snowflake_least (custom)', 'snowflake_least (time outside the layout)',
+        'snowflake_least (custom, time outside the layout)']);
+    const { check, raises } = compared;
     const perLayout = new Map(LAYOUTS.map((l) => [l.name, { ids: 0, generated: 0, random: 0, times: 0, refused: 0,
         checks: 0 }]));
     for (const c of cases) {
         const stats = perLayout.get(c.layout.name);
         const checksBefore = compared.checks;
         const r = results.get(c.i);
-        if (!r) { mismatches.push({ c, what: 'row', js: '-', sql: '(no row returned)', sqlCall: '' }); continue; }
+        if (!r) { compared.missingRow(c); continue; }
         const { name } = c.layout;
         const e = `timestamptz '${epochText(c.layout)}'`;
         const at = atSql(c.ms, c.us);
@@ -278,7 +277,7 @@ ORDER BY i;`,
         stats.checks += compared.checks - checksBefore;
     }
 
-    printMismatches(mismatches, '@sapphire/snowflake', (c) => ({
+    report(compared, cases, `@sapphire/snowflake ${version}`, (c) => ({
         title: `${c.layout.name}, ${c.kind === 'generated' ? `made by ${c.layout.js}.generate()` : `${c.kind} ID`}`,
         lines: [
             c.id === null ? 'no ID' : `id=${c.id} deconstruct: timestamp=${c.parts.timestamp} workerId=`
@@ -288,22 +287,19 @@ ORDER BY i;`,
             `at = ${c.ms} ms + ${c.us} us; generate() of that millisecond with the other fields 0: ${c.least}`,
         ],
     }));
-    for (const note of jsNotes.slice(0, 5)) console.log(`note (@sapphire/snowflake itself): ${note}`);
+    for (const note of jsNotes.slice(0, 5)) tapDiag(`note (@sapphire/snowflake itself): ${note}`);
     for (const layout of LAYOUTS) {
         const s = perLayout.get(layout.name);
-        console.log(`${layout.name}: ${s.ids} IDs (${s.generated} made by ${layout.js}.generate(), ${s.random} random`
+        tapDiag(`${layout.name}: ${s.ids} IDs (${s.generated} made by ${layout.js}.generate(), ${s.random} random`
             + ` 63-bit, ${s.ids - s.generated - s.random} fixed), ${s.times} snowflake_least times (${s.refused} with`
             + ` no ID), ${s.checks} checks (named layout and custom overloads)`);
     }
-    console.log(`@sapphire/snowflake ${version}: ${cases.length} cases, ${compared.checks} checks; sql ${sqlMillis} ms;`
+    tapDiag(`@sapphire/snowflake ${version}: ${cases.length} cases, ${compared.checks} checks; sql ${sqlMillis} ms;`
         + ` rerun with IDCODEC_INTEROP_SEED=${seed}`);
-    finish('snowflake', cases, mismatches, seed);
+    tapDone();
 }
 
 const part = process.argv[2];
 if (part === 'sonyflake') sonyflakeVectors();
 else if (part === 'sapphire') sapphireLayouts();
-else {
-    console.error('usage: node snowflake_interop.js sapphire|sonyflake');
-    process.exit(2);
-}
+else fatal('the part to run is named', 'usage: node snowflake_interop.js sapphire|sonyflake');

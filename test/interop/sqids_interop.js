@@ -12,14 +12,15 @@
 //   - a fixed set of invalid settings, where SQL must raise the sqids.js constructor's message.
 // sqids.js computes with doubles: a decode giving a number above Number.MAX_SAFE_INTEGER is imprecise there, so
 // such decodes are counted and skipped (numbers below 2^53 always decode exactly).
-// Exit status: 0 all equal, 1 any mismatch, 2 the test itself could not run (sqids.js missing, psql failed).
+// Prints TAP (common.js): a test per SQL function and kind of input, passed when every case agrees with sqids.js;
+// exit status 0 when all passed, else 1 (also when the test could not run: sqids.js missing, psql failed).
 //
 // Environment: IDCODEC_INTEROP_SEED (uint32), IDCODEC_INTEROP_CASES (random cases, default 3000; the fixed
 // invalid-settings cases come on top), IDCODEC_INTEROP_SHOW (mismatches printed in full, default 5), PSQL (psql).
 
 const {
     packageVersion, interopSeed, CASES, seededRandom, range, ASCII,
-    sqlWrapper, runSql, show, lit, printMismatches, finish,
+    sqlWrapper, runSql, show, lit, comparison, report, tapDiag, tapDone, fatal,
 } = require('./common');
 
 const EXPECTED_VERSION = '0.3.0';
@@ -30,8 +31,7 @@ const DEFAULT_BLOCKLIST = [...sqidsModule.defaultOptions.blocklist];
 const DEFAULT_ALPHABET = sqidsModule.defaultOptions.alphabet;
 if (typeof Sqids !== 'function' || DEFAULT_BLOCKLIST.length !== 560
     || DEFAULT_ALPHABET !== 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') {
-    console.error('sqids interop: unexpected export shape of the sqids package');
-    process.exit(2);
+    fatal('the sqids package has the export shape of sqids.js 0.3.0');
 }
 const MAX_ATTEMPTS = 'Reached max attempts to re-generate the ID';
 
@@ -393,12 +393,13 @@ ORDER BY i;`,
 });
 
 // ---------------------------------------------------------------- compare
-const mismatches = [];
-let checks = 0;
+const compared = comparison(['sqids_encode(numbers[])', 'sqids_encode(number)', 'sqids_decode',
+    'sqids_decode(canonical)', 'sqids_decode (tampered id)', 'sqids_decode(canonical) (tampered id)']);
+const { mismatches } = compared;
 const showSql = (r) => (!r ? '(no result)' : 'e' in r ? `ERROR ${r.state}: ${r.e}` : show(r.v));
 // expected: {value} or {error}
 function check(c, what, sqlResult, expected, sqlCall) {
-    checks++;
+    compared.count(what);
     if (sqlResult) {
         if ('error' in expected) {
             if ('e' in sqlResult && sqlResult.e === expected.error && sqlResult.state === '22023') return;
@@ -412,7 +413,7 @@ function check(c, what, sqlResult, expected, sqlCall) {
 const blocklistLit = (b) => (b === null ? 'NULL' : b.length === 0 ? "'{}'::text[]" : `ARRAY[${b.map(lit).join(', ')}]::text[]`);
 for (const c of cases) {
     const r = results.get(c.i);
-    if (!r) { mismatches.push({ c, what: 'row', js: '-', sql: '(no row returned)', sqlCall: '' }); continue; }
+    if (!r) { compared.missingRow(c); continue; }
     const settings = `${lit(c.alphabet)}, ${c.minLength}, ${blocklistLit(c.blocklist)}`;
     const expectEncode = c.encode.error !== undefined ? { error: c.encode.error } : { value: c.encode.id };
     check(c, 'sqids_encode(numbers[])', r.encode, expectEncode, `sqids_encode('{${c.numbers.join(',')}}'::bigint[], ${settings})`);
@@ -440,7 +441,7 @@ for (const c of cases) {
 }
 
 const clip = (s, n) => (s.length > n ? `${s.slice(0, n)}... (${s.length} chars)` : s);
-printMismatches(mismatches, 'sqids.js', (c) => ({
+report(compared, cases, `sqids.js ${pkgVersion}`, (c) => ({
     title: `${c.kind} alphabet, ${c.blocklistKind} blocklist`,
     lines: [
         `alphabet=${JSON.stringify(c.alphabet)} min_length=${c.minLength}`,
@@ -449,9 +450,9 @@ printMismatches(mismatches, 'sqids.js', (c) => ({
             + `${c.tampered.length > 0 ? ` tampered_ids=${JSON.stringify(c.tampered)}` : ''}`,
     ],
 }));
-for (const note of jsNotes.slice(0, 5)) console.log(`note (sqids.js itself): ${clip(note, 300)}`);
-console.log(`sqids.js ${pkgVersion}: ${CASES} random + ${FIXED.length} fixed cases (${stats.blocked} ids changed by a blocklist,`
+for (const note of jsNotes.slice(0, 5)) tapDiag(`note (sqids.js itself): ${clip(note, 300)}`);
+tapDiag(`sqids.js ${pkgVersion}: ${CASES} random + ${FIXED.length} fixed cases (${stats.blocked} ids changed by a blocklist,`
     + ` ${stats.maxAttempts} '${MAX_ATTEMPTS}', ${stats.ctorErrors} invalid settings), ${stats.tampered} tampered ids`
     + ` (${stats.tamperedValid} decode to numbers, ${stats.imprecise} skipped: sqids.js decodes a number above 2^53),`
-    + ` ${checks} checks; js ${jsMillis} ms, sql ${sqlMillis} ms; rerun with IDCODEC_INTEROP_SEED=${seed}`);
-finish('sqids', cases, mismatches, seed);
+    + ` ${compared.checks} checks; js ${jsMillis} ms, sql ${sqlMillis} ms; rerun with IDCODEC_INTEROP_SEED=${seed}`);
+tapDone();

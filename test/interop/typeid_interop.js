@@ -18,8 +18,9 @@
 //     them, they are version 7 UUIDs of a time within a few seconds of the run, strictly increasing.
 // Where the SQL functions are documented to differ from the libraries, the documented SQL rule is checked instead
 // (see jsEncode, jsTypeId and ulidExpected).
-// Exit status: 0 all equal, 1 any mismatch, 2 the test itself could not run (typeid-js or ulid missing or of another
-// version, psql failed).
+// Prints TAP (common.js): a test per SQL function and kind of input, passed when every case agrees with typeid-js and
+// ulid (or the documented SQL rule); exit status 0 when all passed, else 1 (also when the test could not run:
+// typeid-js or ulid missing or of another version, psql failed).
 //
 // Environment: IDCODEC_INTEROP_SEED (uint32), IDCODEC_INTEROP_CASES (UUID cases, default 3000; a sixth as many
 // cases of ULIDs made by ulid, a thirtieth as many batches of IDs made in SQL and one case of fixed edge strings
@@ -27,7 +28,7 @@
 
 const {
     packageVersion, interopSeed, CASES, seededRandom, range, ASCII, UNICODE_ALL, NON_BMP,
-    sqlWrapper, runSql, show, lit, comparison, printMismatches, finish,
+    sqlWrapper, runSql, show, lit, comparison, report, tapDiag, tapDone, fatal,
 } = require('./common');
 
 const TYPEID_VERSION = '1.2.0';
@@ -40,8 +41,7 @@ const { ulid, monotonicFactory, decodeTime, ulidToUUID, uuidToULID, fixULIDBase3
 if (typeof TypeID?.fromUUID !== 'function' || typeof TypeID.fromString !== 'function' || typeof ulid !== 'function'
     || typeof monotonicFactory !== 'function' || typeof ulidToUUID !== 'function' || typeof uuidToULID !== 'function'
     || typeof fixULIDBase32 !== 'function' || TIME_MAX !== 2 ** 48 - 1) {
-    console.error('typeid interop: unexpected export shape of typeid-js or ulid');
-    process.exit(2);
+    fatal(`typeid-js ${TYPEID_VERSION} and ulid ${ULID_VERSION} have the export shape this test uses`);
 }
 
 // ---------------------------------------------------------------- seed and random choices (common.js)
@@ -407,16 +407,26 @@ ORDER BY i;`,
 const runEnd = Date.now();
 
 // ---------------------------------------------------------------- compare
-const compared = comparison();
+// the kinds of check, in the order they are reported: the input of each decoder is told by a label (checkLists)
+const TYPEID_LABELS = ['', ' (mutated TypeID)', ' (fixed TypeID)'];
+const ULID_LABELS = ['', " (ulid's ulid)", " (ulid's monotonicFactory)", ' (mutated ULID)', ' (mutated ULID with aliases)',
+    ' (fixed ULID)', ' (fixed ULID with aliases)'];
+const compared = comparison([
+    'typeid_encode', 'typeid_encode (refused prefix)', 'ulid_encode',
+    ...TYPEID_LABELS.flatMap((label) => [`typeid_decode${label}`, `typeid_prefix${label}`]),
+    ...ULID_LABELS.flatMap((label) => [`ulid_decode${label}`, `ulid_timestamp${label}`,
+        `ulid_encode(ulid_decode(...))${label}`]),
+    'typeid_generate', 'typeid_generate (refused prefix)', 'ulid_generate', 'uuid_generate_v7',
+]);
 const { mismatches, check } = compared;
 // A check of an SQL result against a rule: problem(value) says what is wrong with SQL's value, or nothing.
 function checkRule(c, what, sqlResult, rule, problem, sqlCall) {
-    compared.count();
+    compared.count(what);
     const wrong = !sqlResult ? '(no row)' : 'e' in sqlResult ? `ERROR ${sqlResult.e}` : problem(sqlResult.v);
     if (wrong) mismatches.push({ c, what, js: rule, sql: `${show(sqlResult?.v)} (${wrong})`, sqlCall });
 }
 function checkRaises(c, what, sqlResult, sqlstate, jsError, sqlCall) {
-    compared.count();
+    compared.count(what);
     if (sqlResult && 'e' in sqlResult && sqlResult.e.startsWith(`${sqlstate}: `)) return;
     const sql = !sqlResult ? '(no row)' : 'e' in sqlResult ? `ERROR ${sqlResult.e}` : show(sqlResult.v);
     mismatches.push({ c, what, js: `throws ${jsError} (SQL: ERROR ${sqlstate})`, sql, sqlCall });
@@ -480,7 +490,7 @@ function uuidProblem(previous) {
 
 for (const c of cases) {
     const r = results.get(c.i);
-    if (!r) { mismatches.push({ c, what: 'row', js: '-', sql: '(no row returned)', sqlCall: '' }); continue; }
+    if (!r) { compared.missingRow(c); continue; }
     if (c.kind === 'uuid') {
         const call = `typeid_encode(${lit(c.prefix)}, '${c.uuid}')`;
         if (c.encoded.error) checkRaises(c, 'typeid_encode (refused prefix)', r.encode, '22023', c.encoded.error, call);
@@ -514,7 +524,7 @@ for (const c of cases) {
 }
 
 const clip = (s, n) => (s.length > n ? `${s.slice(0, n)}... (${s.length} chars)` : s);
-printMismatches(mismatches, 'typeid-js/ulid', (c) => ({
+report(compared, cases, `typeid-js ${typeidVersion}/ulid ${ulidVersion}`, (c) => ({
     title: c.kind === 'uuid' ? `${c.uuidKind} UUID` : c.kind === 'ulid' ? `ULIDs of ulid's ${c.mode}`
         : c.kind === 'generated' ? 'IDs made in SQL' : 'fixed strings',
     lines: c.kind === 'uuid' ? [
@@ -523,22 +533,22 @@ printMismatches(mismatches, 'typeid-js/ulid', (c) => ({
     ] : c.kind === 'ulid' ? [`seed_time=${c.seedTime} ulids=${c.ulids.map((u) => u.s).join(' ')}`]
         : c.kind === 'generated' ? [`prefix=${JSON.stringify(c.prefix)}`] : [],
 }));
-for (const note of jsNotes.slice(0, 5)) console.log(`note (typeid-js/ulid themselves): ${note}`);
+for (const note of jsNotes.slice(0, 5)) tapDiag(`note (typeid-js/ulid themselves): ${note}`);
 if (stats.toUuidRefused > 0) {
-    console.log(`note: typeid-js toUUID() throws for ${stats.toUuidRefused} TypeIDs it parses (128 bits that are no`
+    tapDiag(`note: typeid-js toUUID() throws for ${stats.toUuidRefused} TypeIDs it parses (128 bits that are no`
         + ` RFC 9562 UUID of version 1 to 8); typeid_decode gives their UUID, compared with toUUIDBytes(); e.g.`
         + ` ${toUuidRefusedExample[0]}`);
 }
 if (stats.decodeTimeOnly > 0) {
-    console.log(`note: ulid decodeTime reads a time from ${stats.decodeTimeOnly} strings ulid_decode rejects`
+    tapDiag(`note: ulid decodeTime reads a time from ${stats.decodeTimeOnly} strings ulid_decode rejects`
         + ' (it reads only the first 10 characters); ulid_timestamp is NULL for them, as documented');
 }
 const kinds = Object.entries(stats.kinds).sort().map(([k, n]) => `${n} ${k}`).join(', ');
-console.log(`typeid-js ${typeidVersion}, ulid ${ulidVersion}: ${UUID_CASES} UUIDs (${kinds}; ${stats.prefixRefused} with`
+tapDiag(`typeid-js ${typeidVersion}, ulid ${ulidVersion}: ${UUID_CASES} UUIDs (${kinds}; ${stats.prefixRefused} with`
     + ` a prefix typeid-js refuses), ${stats.typeIds} TypeID strings (${stats.typeIdsAccepted} valid), ${stats.ulids}`
     + ` ULID strings (${stats.ulidsAccepted} valid, ${stats.ulidsAliased} of them only through Crockford's aliases),`
     + ` ${cases.filter((c) => c.kind === 'ulid').length} cases of ULIDs made by ulid (${stats.overflows} monotonic`
     + ` sequences cut short where the random part overflowed), ${stats.generated} IDs of each`
     + ` kind made in SQL, ${compared.checks} checks; js ${jsMillis} ms, sql ${sqlMillis} ms;`
     + ` rerun with IDCODEC_INTEROP_SEED=${seed}`);
-finish('typeid', cases, mismatches, seed);
+tapDone();

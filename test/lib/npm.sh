@@ -5,10 +5,10 @@
 #
 # runs `npm install` in the current directory (every package pinned in its package.json) for at most SECONDS, with
 # short network timeouts so that an unreachable registry is noticed quickly, and from npm's cache when it has the
-# packages. Returns
-# when it succeeds or when COMMAND says what is needed is installed anyway. Otherwise prints
-# "SKIPPED: LABEL: npm registry unreachable: REASON" and exits 77 when the registry cannot be reached, and prints
-# npm's output and exits 1 on any other failure (the registry answers, so the failure is ours).
+# packages. Returns 0 when it succeeds or when COMMAND says what is needed is installed anyway. Otherwise returns 77
+# with NPM_SKIP_REASON set ("LABEL: npm registry unreachable: REASON") when the registry cannot be reached (the
+# caller skips), and 1 with NPM_FAILURE set to npm's output on any other failure (the registry answers, so the
+# failure is ours). Prints nothing: the callers' stdout is TAP.
 source "$(dirname "${BASH_SOURCE[0]}")/lock.sh"
 
 npm_install_or_skip() {
@@ -17,6 +17,7 @@ npm_install_or_skip() {
     local npm_flags=(--no-audit --no-fund --no-update-notifier --loglevel=error --prefer-offline
                      --fetch-timeout=15000 --fetch-retries=1 --fetch-retry-mintimeout=1000 --fetch-retry-maxtimeout=3000)
     local out
+    NPM_SKIP_REASON="" NPM_FAILURE=""
     # suites side by side install into the same node_modules one at a time
     out=$(with_lock "npm-$PWD" timeout "$seconds" npm install "${npm_flags[@]}" 2>&1) && return 0
     "$@" && return 0
@@ -28,10 +29,9 @@ npm_install_or_skip() {
     if [ -n "$network_error" ] || ! timeout 30 npm ping --fetch-timeout=10000 --fetch-retries=0 >/dev/null 2>&1; then
         reason=$({ grep -m1 -E 'FetchError|request to .* failed' <<<"$out" ||
                    grep -m1 -E 'npm (error|ERR!)' <<<"$out" || true; } | sed -E 's/^npm (error|ERR!) *//')
-        echo "SKIPPED: $label: npm registry unreachable: ${reason:-${network_error:-npm install timed out}}"
-        exit 77
+        NPM_SKIP_REASON="$label: npm registry unreachable: ${reason:-${network_error:-npm install timed out}}"
+        return 77
     fi
-    echo "$label: npm install failed although the registry answers:" >&2
-    printf '%s\n' "$out" >&2
-    exit 1
+    NPM_FAILURE="$label: npm install failed although the registry answers:"$'\n'"$out"
+    return 1
 }
