@@ -15,9 +15,8 @@
 #   b. FORCE ROW LEVEL SECURITY with a policy hiding a high key from the owner: refused with 22003 (the owner's
 #      read must see every row) with FORCE still on and the identity still there; with the hidden row below now's
 #      IDs it converts, and FORCE and the policy stay.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-source test/lib/check.sh
+source "$(dirname "$0")/../lib/suite.sh"
+suite_cluster
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 source_db=idcodec_snowflake_source
 restored_db=idcodec_snowflake_restored
@@ -31,6 +30,8 @@ cleanup() {
     q -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $source_db" \
       -c "DROP DATABASE IF EXISTS $restored_db" -c "DROP DATABASE IF EXISTS $guard_db WITH (FORCE)" \
       -c "DROP ROLE IF EXISTS $owner_role" >/dev/null 2>&1 || true
+    # then the suite's own cluster, if it has one (suite_cluster's trap, replaced by this one)
+    if declare -F cluster_stop_all >/dev/null; then cluster_stop_all; fi
 }
 trap cleanup EXIT
 q -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $source_db" -c "DROP DATABASE IF EXISTS $restored_db" \
@@ -85,7 +86,7 @@ check "after the restore, new rows get snowflakes of this node above every key" 
 q -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $guard_db WITH (FORCE)" \
   -c "DROP ROLE IF EXISTS $owner_role" -c "CREATE ROLE $owner_role LOGIN" -c "CREATE DATABASE $guard_db OWNER $owner_role"
 q -d $guard_db -c "CREATE EXTENSION idcodec"
-echo "idcodec $(q -d $guard_db -c "SELECT extversion FROM pg_extension WHERE extname = 'idcodec'") in $guard_db"
+tap_diag "idcodec $(q -d $guard_db -c "SELECT extversion FROM pg_extension WHERE extname = 'idcodec'") in $guard_db"
 # the table's owner (not a superuser) and a superuser, who reads every row and the catalog
 owner() { q -U $owner_role -d $guard_db "$@"; }
 super() { q -d $guard_db "$@"; }
@@ -122,9 +123,9 @@ rows() {
 # converted_note NAME STATE: when a call that should have been refused converted, what that means
 converted_note() {
     [ "$2" = 00000 ] || return 0
-    super -c "SELECT format('  (it converted: the column holds %s, the snowflake IDs of now start at %s: '
+    tap_diag "$(super -c "SELECT format('  (it converted: the column holds %s, the snowflake IDs of now start at %s: '
                             'new keys come below it and reach it in %s)', max(id), snowflake_least(clock_timestamp()),
-                         date_trunc('second', snowflake_timestamp(max(id)) - clock_timestamp())) FROM $1"
+                         date_trunc('second', snowflake_timestamp(max(id)) - clock_timestamp())) FROM $1")"
 }
 
 # sqlstate_of OUTPUT: the SQLSTATE of the first error in what psql printed with VERBOSITY verbose, else 00000
@@ -151,7 +152,9 @@ session_run() {
     said=""
     while :; do
         if ! IFS= read -r -t 120 line <&"$session_r"; then
-            echo "FAILED: the held session did not answer within 120 s: $1"
+            # (no test of its own when it answers: a session that hangs ends the suite)
+            tap_not_ok "the held session answers within 120 s: $1"
+            tap_done
             exit 1
         fi
         case $line in
@@ -212,7 +215,12 @@ waiting_call() {
             break
         fi
         tries=$((tries + 1))
-        [ $tries -lt 1200 ] || { echo "FAILED: the call neither waited for the lock nor ended within a minute"; exit 1; }
+        if [ $tries -ge 1200 ]; then
+            # (no test of its own when it does: a call that neither waits nor ends ends the suite)
+            tap_not_ok "the call waits for the lock or ends within a minute ($level, $table)"
+            tap_done
+            exit 1
+        fi
         sleep 0.05
     done
     session_run "COMMIT"
@@ -274,6 +282,4 @@ check "... the owner still sees all but the hidden row; a new row gets a snowfla
     "$(owner -c "SELECT count(*) FROM conv_forced_low")|$(
        super -c "SELECT snowflake_node(id), id > (SELECT max(id) FROM conv_forced_low WHERE name <> 'new')
                  FROM conv_forced_low WHERE name = 'new'")" "100|13|t"
-
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+tap_done

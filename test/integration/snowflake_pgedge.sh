@@ -20,24 +20,22 @@
 #      transaction's start) convert; calls right after pgEdge's last key convert with the next key above it, or
 #      are refused (22003) while the clock is still in that key's millisecond, leaving the table as it was: never
 #      a repeat.
-# One line per check, "ok: ..." or "FAILED: ..." with the first mismatching case. Needs snowflake-2.6.0.tar.gz
-# beside the checkout (or in $IDCODEC_PEERS).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+# TAP: one test per check, a failed comparison showing its first mismatching case. Needs snowflake-2.6.0.tar.gz
+# beside the checkout (or in $IDCODEC_PEERS), else skips.
+source "$(dirname "$0")/../lib/suite.sh"
 archive=$(find_peer snowflake-2.6.0.tar.gz)
 if [ -z "$archive" ]; then
-    echo "SKIPPED: pgEdge snowflake: its 2.6.0 source (snowflake-2.6.0.tar.gz) is not beside the checkout"
-    exit 77
+    tap_skip_all "pgEdge snowflake: its 2.6.0 source (snowflake-2.6.0.tar.gz) is not beside the checkout"
 fi
 source test/lib/peer_extension_build.sh
-pgedge_snowflake_install "$archive" "${PG_BIN:-/usr/lib/postgresql/15/bin}/pg_config"
+pgedge_snowflake_install "$archive" "${PG_BIN:-/usr/lib/postgresql/15/bin}/pg_config" >&2
 
 source test/lib/cluster.sh
 port=$(free_port)
 cluster_start snowflake "$port"
 q() { cluster_psql "$port" -d postgres "$@"; }
 PER_NODE=2500
-q <<'SQL'
+q >&2 <<'SQL'
 CREATE EXTENSION idcodec;
 CREATE EXTENSION snowflake;
 CREATE TABLE pgedge_ids (ord bigserial, id bigint NOT NULL, node int NOT NULL);
@@ -47,18 +45,19 @@ CREATE TABLE values_ids (ord bigserial, id bigint NOT NULL);
 SQL
 
 # pgEdge defines snowflake.node only when its library is loaded, so ALTER SYSTEM needs the LOAD first; a new
-# session is forked with the new value only once the postmaster has read the reloaded file, hence the wait.
+# session is forked with the new value only once the postmaster has read the reloaded file, hence the wait (for
+# that, up to a minute however loaded the machine).
 set_pgedge_node() {
-    local tries=0
+    local tries=0 node=""
     q -c "LOAD 'snowflake'" -c "ALTER SYSTEM SET snowflake.node = $1" -c "SELECT pg_reload_conf()" >/dev/null
-    until [ "$(q -c "SHOW snowflake.node")" = "$1" ]; do
+    while node=$(q -c "SHOW snowflake.node") && [ "$node" != "$1" ] && [ $tries -lt 600 ]; do
         tries=$((tries + 1))
-        [ $tries -lt 100 ] || { echo "FAILED: snowflake.node did not become $1 after a reload"; exit 1; }
         sleep 0.1
     done
+    check "snowflake.node becomes $1 in new sessions after ALTER SYSTEM and a reload" "$node" "$1"
 }
 generate_pgedge() {
-    q -c "INSERT INTO pgedge_ids (id, node) SELECT snowflake.nextval(), $1 FROM generate_series(1, $PER_NODE)"
+    q -c "INSERT INTO pgedge_ids (id, node) SELECT snowflake.nextval(), $1 FROM generate_series(1, $PER_NODE)" >&2
 }
 for node in 1 2 511; do
     set_pgedge_node "$node"
@@ -70,7 +69,7 @@ cluster_run snowflake "$port" "snowflake.node=1023"
 generate_pgedge 1023
 
 for node in 0 1 512 1023; do
-    q <<SQL
+    q >&2 <<SQL
 SET idcodec.node_id = $node;
 INSERT INTO idcodec_ids (id, node, started) SELECT snowflake_generate(), $node, statement_timestamp() FROM generate_series(1, $PER_NODE);
 UPDATE idcodec_ids SET ended = clock_timestamp() WHERE node = $node AND ended IS NULL;
@@ -79,7 +78,7 @@ done
 
 # Random values from a fixed seed, 63 bits made of two draws (one double holds fewer), a quarter of them shifted
 # narrower so small times, nodes and counters come too; then each field's edges.
-q <<'SQL'
+q >&2 <<'SQL'
 SELECT setseed(0.1963);
 INSERT INTO values_ids (id)
 SELECT CASE WHEN g % 4 = 0 THEN v >> shift ELSE v END
@@ -94,10 +93,9 @@ SELECT unnest(ARRAY[0, 1, 4095, 4096, 1023::bigint << 12, 4194303, 4194304, 4194
 SQL
 
 # How much the pgEdge IDs cover: milliseconds and counters.
-q -c "SELECT format('pgEdge made %s IDs over %s milliseconds, counters up to %s', count(*),
-                    count(DISTINCT id >> 22), max(id & 4095)) FROM pgedge_ids"
+tap_diag "$(q -c "SELECT format('pgEdge made %s IDs over %s milliseconds, counters up to %s', count(*),
+                              count(DISTINCT id >> 22), max(id & 4095)) FROM pgedge_ids")"
 
-source test/lib/check.sh
 # compare NAME EXPECTED_CASES QUERY: QUERY gives a row (ord, ok, detail) per case; every case must be ok and there
 # must be EXPECTED_CASES of them.
 compare() {
@@ -105,20 +103,16 @@ compare() {
     if ! out=$(q -F '|' -c "SELECT count(*), count(*) FILTER (WHERE ok IS NOT TRUE),
                                    (array_agg(detail ORDER BY ord) FILTER (WHERE ok IS NOT TRUE))[1]
                             FROM ($3) c" 2>&1); then
-        echo "FAILED: $1: $out"
-        failures=$((failures + 1))
+        tap_not_ok "$1" "$out"
         return
     fi
     IFS='|' read -r total bad first <<<"$out"
     if [ "$bad" -ne 0 ]; then
-        echo "FAILED: $1: $bad of $total cases differ, the first: $first"
-        failures=$((failures + 1))
+        tap_not_ok "$1: $bad of $total cases differ" "the first: $first"
     elif [ "$total" -ne "$2" ]; then
-        echo "FAILED: $1: $total cases, expected $2"
-        failures=$((failures + 1))
+        tap_not_ok "$1: $total cases, expected $2"
     else
-        echo "ok: $1 ($total cases)"
-        passes=$((passes + 1))
+        tap_ok "$1 ($total cases)"
     fi
 }
 
@@ -186,7 +180,7 @@ ALTER SEQUENCE pgedge_recent_seq OWNED BY pgedge_recent.id;
 SQL
 takeover_tables="pgedge_owned pgedge_free pgedge_plain pgedge_recent"
 for table in pgedge_owned pgedge_free pgedge_plain; do
-    qn -c "INSERT INTO $table (name) SELECT 'pgEdge ' || g FROM generate_series(1, 1000) g"
+    qn -c "INSERT INTO $table (name) SELECT 'pgEdge ' || g FROM generate_series(1, 1000) g" >&2
 done
 defaults="pgedge_free: snowflake.nextval('pgedge_free_seq'::regclass), owned f; "
 defaults+="pgedge_owned: snowflake.nextval('pgedge_owned_id_seq'::regclass), owned t; "
@@ -252,7 +246,7 @@ said=$(qn -c "BEGIN" -c "INSERT INTO pgedge_recent (name) SELECT 'pgEdge ' || g 
               FROM pgedge_recent" \
           -c "$(past_last_key pgedge_recent)" \
           -c "SELECT snowflake_convert_column('pgedge_recent', 'id')" -c "COMMIT" 2>&1) || true
-grep '^pgEdge keys' <<<"$said" || true
+tap_diag "$(grep '^pgEdge keys' <<<"$said" || true)"
 check "pgEdge keys made a moment before the call, in its transaction: converted" \
     "$(grep -v '^pgEdge keys' <<<"$said")" ""
 said=$(qn -c "INSERT INTO pgedge_recent (name) SELECT 'idcodec ' || g FROM generate_series(1, 1000) g" 2>&1) || true
@@ -268,12 +262,12 @@ check "pgedge_recent: converted in place, 1,000 new keys above every old key, no
 race_tables=10
 race_errors=""
 q -c "CREATE TABLE race_outcome (race int PRIMARY KEY, outcome text NOT NULL, last_key bigint NOT NULL,
-                                 called_ms bigint NOT NULL)"
+                                 called_ms bigint NOT NULL)" >&2
 for race in $(seq 1 $race_tables); do
     q -c "CREATE SEQUENCE pgedge_race_${race}_seq" \
       -c "CREATE TABLE pgedge_race_$race (id bigint PRIMARY KEY DEFAULT snowflake.nextval('pgedge_race_${race}_seq'),
                                            name text NOT NULL)" \
-      -c "ALTER SEQUENCE pgedge_race_${race}_seq OWNED BY pgedge_race_$race.id"
+      -c "ALTER SEQUENCE pgedge_race_${race}_seq OWNED BY pgedge_race_$race.id" >&2
     race_errors+=$(qn -c "DO \$\$
            DECLARE
                last_key bigint;
@@ -307,15 +301,13 @@ for race in $(seq 1 $race_tables); do
                       o.called_ms - (o.last_key >> 22)) AS detail
         FROM race_outcome o, pg_attrdef d WHERE o.race = $race AND d.adrelid = 'pgedge_race_$race'::regclass"
 done
-q -c "SELECT format('right after pgEdge''s last key: %s of %s calls converted, %s refused in its millisecond, %s refused later',
-                    count(*) FILTER (WHERE outcome = 'converted'), count(*),
-                    count(*) FILTER (WHERE outcome = 'refused' AND called_ms <= last_key >> 22),
-                    count(*) FILTER (WHERE outcome = 'refused' AND called_ms > last_key >> 22))
-      FROM race_outcome"
+tap_diag "$(q -c "SELECT format('right after pgEdge''s last key: %s of %s calls converted, %s refused in its millisecond, %s refused later',
+                              count(*) FILTER (WHERE outcome = 'converted'), count(*),
+                              count(*) FILTER (WHERE outcome = 'refused' AND called_ms <= last_key >> 22),
+                              count(*) FILTER (WHERE outcome = 'refused' AND called_ms > last_key >> 22))
+                FROM race_outcome")"
 check "calls right after pgEdge's last key: each converted with its next key above, or refused in that key's millisecond with the table as it was" \
     "$race_errors$(q -c "SELECT count(*), bool_and(ok), string_agg(detail, '; ' ORDER BY race) FILTER (WHERE NOT ok)
                          FROM ($race_check) r")" \
     "$race_tables|t|"
-
-echo "pgEdge snowflake: $passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+tap_done
