@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # SQL-level fuzzing with Debian's sqlsmith against a database shaped like real use (public-id columns, the short-URL
-# schema, the dedup store, documents with winnow fingerprints), on a cluster of its own. Fails on any backend crash
-# and on any internal error (XX000) raised from idcodec's code; reports how many generated queries called an
-# idcodec function. IDCODEC_SQLSMITH_SECONDS (default 60) bounds the run; `make sqlsmith SQLSMITH_SECONDS=N` runs
-# a long one. Set IDCODEC_SQLSMITH_PORT to fuzz an already running server instead (the sanitizer run does).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+# schema, the dedup store, documents with winnow fingerprints), on a cluster of its own. TAP: no backend crashed, no
+# internal error (XX000) was raised from idcodec's code, and sqlsmith generated queries; how many called an idcodec
+# function is a diagnostic. IDCODEC_SQLSMITH_SECONDS (default 60) bounds the run; `make sqlsmith SQLSMITH_SECONDS=N`
+# runs a long one. Set IDCODEC_SQLSMITH_PORT to fuzz an already running server instead (the sanitizer run does).
+source "$(dirname "$0")/../lib/suite.sh"
 seconds=${IDCODEC_SQLSMITH_SECONDS:-60}
 if ! command -v sqlsmith >/dev/null; then
     env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends sqlsmith >/dev/null 2>&1 ||
-        { echo "SKIPPED: sqlsmith: Debian's sqlsmith package could not be installed"; exit 77; }
+        tap_skip_all "sqlsmith: Debian's sqlsmith package could not be installed"
 fi
 source test/lib/cluster.sh
 if [ -n "${IDCODEC_SQLSMITH_PORT:-}" ]; then
@@ -17,13 +16,13 @@ if [ -n "${IDCODEC_SQLSMITH_PORT:-}" ]; then
     server_log=${IDCODEC_SQLSMITH_LOG:?the server log of that server}
 else
     port=$(free_port)
-    cluster_start sqlsmith "$port" "log_error_verbosity=verbose" "log_min_error_statement=panic"
+    cluster_start sqlsmith "$port" "log_error_verbosity=verbose" "log_min_error_statement=panic" >&2
     server_log=$CLUSTERS/sqlsmith.log
 fi
 started=$(cluster_psql "$port" -d postgres -c "SELECT pg_postmaster_start_time()")
 cluster_psql "$port" -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS smith" -c "DROP ROLE IF EXISTS smith" \
-    -c "CREATE ROLE smith LOGIN" -c "CREATE DATABASE smith OWNER smith"
-cluster_psql "$port" -d smith -U smith <<'SQL'
+    -c "CREATE ROLE smith LOGIN" -c "CREATE DATABASE smith OWNER smith" >&2
+cluster_psql "$port" -d smith -U smith >&2 <<'SQL'
 SET client_min_messages = warning;
 CREATE EXTENSION idcodec;
 CREATE EXTENSION idcodec_pg_hashids;
@@ -64,20 +63,31 @@ queries=$(awk 'BEGIN { RS = ";\n" } /[a-z]/ { n++ } END { print n + 0 }' "$work/
 calling=$(awk -v re="($functions)\\(" 'BEGIN { RS = ";\n" } $0 ~ re { n++ } END { print n + 0 }' "$work/queries")
 tail -c +"$((log_before + 1))" "$server_log" > "$work/server.log"
 
-failures=0
+crashed=no
 if [ "$(cluster_psql "$port" -d postgres -c "SELECT pg_postmaster_start_time()" 2>/dev/null)" != "$started" ] ||
    grep -qE 'terminated by signal|was terminated by exception' "$work/server.log"; then
-    echo "a backend crashed:"; grep -E -B2 -A8 'terminated by signal|terminated by exception' "$work/server.log" | head -n 40
-    failures=$((failures + 1))
+    crashed=yes
+fi
+if [ $crashed = no ]; then
+    tap_ok "no backend crashed"
+else
+    tap_not_ok "no backend crashed" \
+        "$(grep -E -B2 -A8 'terminated by signal|terminated by exception' "$work/server.log" | head -n 40)"
 fi
 # an internal error whose location is in idcodec's sources
 internal=$(grep -A2 'ERROR:  XX000' "$work/server.log" | grep -cE 'LOCATION: .*(src/pg/|src/core/|bridge\.cpp)' || true)
-if [ "$internal" -gt 0 ]; then
-    echo "idcodec raised $internal internal errors (XX000):"; grep -A2 'ERROR:  XX000' "$work/server.log" | head -n 20
-    failures=$((failures + 1))
+if [ "$internal" -eq 0 ]; then
+    tap_ok "idcodec raised no internal error (XX000)"
+else
+    tap_not_ok "idcodec raised no internal error (XX000): it raised $internal" \
+        "$(grep -A2 'ERROR:  XX000' "$work/server.log" | head -n 20)"
 fi
-if [ "$queries" -eq 0 ]; then echo "sqlsmith generated no query:"; tail -n 5 "$work/sqlsmith.err"; failures=$((failures + 1)); fi
+if [ "$queries" -gt 0 ]; then
+    tap_ok "sqlsmith generated queries ($queries)"
+else
+    tap_not_ok "sqlsmith generated queries" "$(tail -n 5 "$work/sqlsmith.err")"
+fi
 errors=$(grep -c 'ERROR:' "$work/server.log" || true)
-echo "sqlsmith: $seconds s, $queries queries, $calling of them calling an idcodec function, $errors SQL errors" \
-     "(none internal from idcodec), crashes: $([ "$failures" -gt 0 ] && echo see above || echo 0)"
-[ "$failures" -eq 0 ]
+tap_diag "sqlsmith: $seconds s, $queries queries, $calling of them calling an idcodec function, $errors SQL errors" \
+     "($internal internal from idcodec), crashed: $crashed"
+tap_done
