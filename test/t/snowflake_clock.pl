@@ -57,13 +57,9 @@ sub recover { $node->stop; unlink($state); $clock->start($node); }
 sub await
 {
 	my ($description, $seconds, $condition) = @_;
-	my $until = time + $seconds;
-	until ($condition->())
-	{
-		return ok(0, "$description (waited ${seconds}s)") if time >= $until;
-		sleep(0.05);
-	}
-	return ok(1, $description);
+	my ($until, $done) = (time + $seconds);
+	sleep(0.05) until ($done = $condition->()) || time >= $until;
+	return ok($done, $done ? $description : "$description (waited ${seconds}s)");
 }
 
 sql("CREATE EXTENSION idcodec;\n" . $clock->sql . <<'SQL');

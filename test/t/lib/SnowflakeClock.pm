@@ -3,20 +3,15 @@
 # shim a server preloads and the tool that changes its control file, and keeps every change made, so that a suite
 # can tell afterwards what the clock showed at any real time.
 #
-#   my $clock = SnowflakeClock->new;
-#   $clock->start($node)             $node->start with the shim preloaded (the postmaster's own restart after a
-#                                    crash keeps its environment); after a first change, which makes the control
-#                                    file the shim needs
-#   $clock->env                      the environment that preloads it (LD_PRELOAD, IDCODEC_CLOCK_CONTROL)
-#   $clock->change(set => NS, [SLOWDOWN]) or (step => MS, [SLOWDOWN])
-#                                    changes the clock of every process at once; returns the change
-#                                    (base_real_ns, shown_ns, slowdown, done_real_ns)
-#   $clock->command(...)             the same change as a shell command, for psql's \! between two statements
-#   $clock->changes                  every change so far, in order
-#   $clock->sql, $clock->load($node) the SQL functions that answer from the changes, and the changes loaded into
-#                                    them: real_us(), unix_ms(id), shim_max_ms(b_us, a_us) and shim_min_ms(b_us, a_us)
-#                                    (the greatest and the least unix millisecond the clock showed between two real
-#                                    times in microseconds)
+#   $clock->change(set => NS | step => MS, [SLOWDOWN])   changes the clock of every process at once; returns the
+#                         change (base_real_ns, shown_ns, slowdown, done_real_ns). The first makes the control file.
+#   $clock->command(...)  the same as a shell command, for psql's \! between two statements
+#   $clock->changes       every change so far, in order
+#   $clock->start($node)  $node->start with the shim preloaded (the postmaster's restart after a crash keeps it);
+#                         $clock->env is that environment
+#   $clock->sql           SQL functions that answer from the changes once $clock->load($node) has put them in:
+#                         shim_max_ms(b_us, a_us) and shim_min_ms(b_us, a_us), the greatest and the least unix
+#                         millisecond the clock showed between two real times in microseconds; real_us(); unix_ms(id)
 package SnowflakeClock;
 
 use strict;
@@ -39,8 +34,7 @@ sub new
 	my @flags = ('-O2', '-Wall', '-Wextra', '-Werror');
 	system_or_bail('cc', '-shared', '-fPIC', @flags, '-o', $self->{shim}, $source, '-ldl');
 	system_or_bail('cc', @flags, '-DIDCODEC_CLOCK_TOOL', '-o', $self->{tool}, $source);
-	open(my $changes, '>', $self->{changes}) or die "$self->{changes}: $!";
-	close($changes);
+	PostgreSQL::Test::Utils::append_to_file($self->{changes}, '');
 	return $self;
 }
 
@@ -103,16 +97,11 @@ SQL
 sub load
 {
 	my ($self, $node) = @_;
-	my @changes = $self->changes;
-	my @rows;
-	for my $i (0 .. $#changes)
-	{
-		my ($base, $shown, $slowdown) = @{ $changes[$i] };
-		my $until = $i < $#changes ? $changes[ $i + 1 ][3] : '9000000000000000000';
-		push @rows, "($base, $shown, $slowdown, $until)";
-	}
-	$node->safe_psql('postgres', 'TRUNCATE segs; INSERT INTO segs VALUES ' . join(', ', @rows));
-	return;
+	my @c = $self->changes;
+	# each change holds until the next one was surely seen (its done_real_ns)
+	my @until = ((map { $_->[3] } @c[ 1 .. $#c ]), '9000000000000000000');
+	my $rows = join(', ', map { "($c[$_][0], $c[$_][1], $c[$_][2], $until[$_])" } 0 .. $#c);
+	$node->safe_psql('postgres', "TRUNCATE segs; INSERT INTO segs VALUES $rows");
 }
 
 1;
