@@ -17,12 +17,10 @@
 #      installation has them (the upgrade suite installs each release and updates it), and runs `make installcheck`
 #      from a second, never-built copy of the sources against the cluster.
 # DEB_BUILD_OPTIONS=nocheck skips the regression run inside the package build (dh_pgxs_test); step 4 always runs.
-# Ends with one summary line.
-set -euo pipefail
-
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# copy_system_installation (setup.sh's PostgreSQL 15 is this test's); what follows sets this test's own PG_BIN
-source "$ROOT/scripts/setup.sh"
+# TAP: one test per check above (the installcheck one per pg_regress file, test/regress/run.sh), and a summary as
+# a diagnostic. A failure that leaves nothing to test further (no package built, none unpacked) ends the suite.
+source "$(dirname "$0")/lib/suite.sh"
+ROOT=$IDCODEC_ROOT
 PG_MAJOR=15
 # The system's PostgreSQL, where the package installs (not the test command's temporary installation).
 export PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
@@ -32,12 +30,14 @@ source "$ROOT/test/lib/cluster.sh"
 PACKAGE=postgresql-$PG_MAJOR-idcodec
 
 log() { printf '== %s\n' "$*" >&2; }
-fail() {
-    printf 'package.sh: FAILED: %s\n' "$*" >&2
+# stop DESCRIPTION [DETAIL]: a failed test after which nothing more can be tested: the plan, and the end
+stop() {
+    tap_not_ok "$1" "${2:-}"
+    tap_done
     exit 1
 }
 
-[ "$(id -u)" = 0 ] || fail "must run as root (it installs build dependencies and the package)"
+[ "$(id -u)" = 0 ] || stop "runs as root (it installs build dependencies and the package)"
 
 WORK=$(mktemp -d -t idcodec-package.XXXXXX)
 # The installation the package is tested in is read by the server as the postgres user.
@@ -63,10 +63,14 @@ copy_sources "$ROOT" "$BUILD_SRC"
 if ! command -v dpkg-checkbuilddeps >/dev/null || ! (cd "$BUILD_SRC" && dpkg-checkbuilddeps) >/dev/null 2>&1; then
     log "installing build dependencies"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
+    apt-get update -qq >&2
     apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null
     apt-get build-dep -y -qq --no-install-recommends "$BUILD_SRC" >/dev/null
-    (cd "$BUILD_SRC" && dpkg-checkbuilddeps) || fail "build dependencies still missing after apt-get build-dep"
+fi
+if out=$(cd "$BUILD_SRC" && dpkg-checkbuilddeps 2>&1); then
+    tap_ok "the build dependencies of debian/control are installed"
+else
+    stop "the build dependencies of debian/control are installed" "$out"
 fi
 
 # ---- versions: debian/changelog's upstream version must be the extension's default_version
@@ -74,9 +78,9 @@ deb_version=$(cd "$BUILD_SRC" && dpkg-parsechangelog -S Version)
 upstream_version=${deb_version#*:}          # no epoch
 upstream_version=${upstream_version%-*}     # no Debian revision
 default_version=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$BUILD_SRC/idcodec.control")
-[ -n "$default_version" ] || fail "no default_version in idcodec.control"
-[ "$upstream_version" = "$default_version" ] ||
-    fail "debian/changelog is at $deb_version but idcodec.control's default_version is $default_version"
+[ -n "$default_version" ] || stop "idcodec.control has a default_version"
+check "debian/changelog's upstream version ($deb_version) is idcodec.control's default_version" \
+    "$upstream_version" "$default_version"
 expected_deb=${PACKAGE}_${deb_version#*:}_$(dpkg --print-architecture).deb
 
 # ---- build
@@ -85,18 +89,20 @@ log "make deb (pg_buildext updatecontrol, dpkg-buildpackage -us -uc -b), no loca
 start=$SECONDS
 if ! (cd "$BUILD_SRC" && env -u LANG -u LANGUAGE -u LC_ALL -u LC_CTYPE -u LC_COLLATE -u LC_MESSAGES \
         make deb) >"$WORK/build/build.log" 2>&1; then
-    tail -n 80 "$WORK/build/build.log" >&2
-    fail "dpkg-buildpackage failed"
+    stop "make deb builds the package (dpkg-buildpackage), no locale set" "$(tail -n 80 "$WORK/build/build.log")"
 fi
 build_seconds=$((SECONDS - start))
+tap_ok "make deb builds the package (dpkg-buildpackage), no locale set, in a directory the postgres user cannot read ($build_seconds s)"
 
 # ---- the .deb: name and contents
 debs=()
 for file in "$WORK"/build/*.deb; do
     case $file in *-dbgsym_*) ;; *) if [ -e "$file" ]; then debs+=("$(basename "$file")"); fi ;; esac
 done
-[ "${#debs[@]}" = 1 ] || fail "expected one package, dpkg-buildpackage made: ${debs[*]:-none}"
-[ "${debs[0]}" = "$expected_deb" ] || fail "package is ${debs[0]}, expected $expected_deb"
+check "dpkg-buildpackage makes one package" "${#debs[@]}" 1
+[ "${#debs[@]}" -ge 1 ] || stop "the package is there to test" "dpkg-buildpackage made: none"
+check "the package is named $expected_deb" "${debs[*]}" "$expected_deb"
+[ -e "$WORK/build/$expected_deb" ] || stop "$expected_deb is there to test"
 DEB=$WORK/build/$expected_deb
 contents=$(dpkg-deb -c "$DEB" | awk '{ print $NF }' | sed 's|^\./|/|')
 libdir=$("$PG_CONFIG" --pkglibdir)
@@ -105,19 +111,29 @@ expected_files=("$libdir/idcodec.so")
 for file in "$BUILD_SRC"/*.control "$BUILD_SRC"/*--*.sql; do
     if [ -e "$file" ]; then expected_files+=("$extdir/$(basename "$file")"); fi
 done
+# (one test for the files: those it lacks are the diagnostics)
+lacking=""
 for file in "${expected_files[@]}"; do
-    grep -qxF "$file" <<<"$contents" || fail "$expected_deb lacks $file"
+    grep -qxF "$file" <<<"$contents" || lacking+="$file "
 done
+check "$expected_deb holds idcodec.so and every *.control and *--*.sql of the sources (${#expected_files[@]} files)" \
+    "${lacking:+lacks $lacking}" ""
 extra=$(grep -E "^$extdir/[^/]+$" <<<"$contents" | grep -vxF -f <(printf '%s\n' "${expected_files[@]}") || true)
-[ -z "$extra" ] || fail "$expected_deb ships files that are not the sources' control files and scripts:" $extra
-if grep -q '/bitcode/' <<<"$contents"; then fail "$expected_deb ships LLVM bitcode (the Makefile sets with_llvm = no)"; fi
+check "$expected_deb ships nothing else in the extension directory (one complete install script per extension)" \
+    "$extra" ""
+check "$expected_deb ships no LLVM bitcode (the Makefile sets with_llvm = no)" \
+    "$(grep '/bitcode/' <<<"$contents" | head -n 5)" ""
 
 # ---- unpack into a copy of the system's installation, then run the regression suite from sources where nothing
 # was built. (A copy: the system's own PostgreSQL directories may hold an idcodec of the user's.)
 INSTALL=$WORK/installation
 copy_system_installation "$INSTALL"
 log "dpkg -x $expected_deb into a copy of the system's installation"
-dpkg -x "$DEB" "$INSTALL" || fail "dpkg -x $expected_deb failed"
+if out=$(dpkg -x "$DEB" "$INSTALL" 2>&1); then
+    tap_ok "dpkg -x unpacks $expected_deb into a copy of the system's installation"
+else
+    stop "dpkg -x unpacks $expected_deb into a copy of the system's installation" "$out"
+fi
 chmod -R a+rX "$INSTALL"
 export PG_BIN=$INSTALL/usr/lib/postgresql/$PG_MAJOR/bin
 PG_CONFIG=$PG_BIN/pg_config
@@ -125,36 +141,28 @@ PG_CONFIG=$PG_BIN/pg_config
 CHECK_SRC=$WORK/check/idcodec
 copy_sources "$ROOT" "$CHECK_SRC"
 built=$(find "$CHECK_SRC" \( -name '*.o' -o -name '*.so' -o -name '*.bc' \) -print -quit)
-[ -z "$built" ] || fail "the test copy holds a build product: $built"
+check "the test copy of the sources holds no build product" "$built" ""
 port=$(free_port)
-cluster_start package "$port"
+cluster_start package "$port" >&2
 # The package offers the current version alone: every earlier release is refused, to every role.
 releases=$(cd "$CHECK_SRC" && source test/lib/versions.sh && idcodec_releases)
 available=$(cluster_psql "$port" -c "SELECT string_agg(version, ' ' ORDER BY version)
                                      FROM pg_available_extension_versions WHERE name = 'idcodec'")
-[ "$available" = "$default_version" ] || fail "$expected_deb offers the versions $available of idcodec, not $default_version alone"
+check "$expected_deb offers idcodec $default_version alone" "$available" "$default_version"
 refused=$(for release in $releases; do echo "CREATE EXTENSION idcodec VERSION '$release';"; done |
     cluster_psql "$port" -v ON_ERROR_STOP=0 2>&1 | grep -c 'has no installation script nor update path for version' || true)
-[ "$refused" = "$(wc -w <<<"$releases")" ] ||
-    fail "$expected_deb installs an earlier release: $refused of the $(wc -w <<<"$releases") releases refused"
+check "$expected_deb installs no earlier release: each of the $(wc -w <<<"$releases") refused" \
+    "$refused refused" "$(wc -w <<<"$releases") refused"
 # The upgrade suite installs each earlier release from its complete install script: test installations have them
 # (make install WITH_RELEASE_FIXTURES=1), the package does not, so they are added to this copy of the installation.
 cp "$CHECK_SRC"/test/releases/*.sql "$INSTALL$extdir/"
 chmod a+r "$INSTALL$extdir"/*.sql
 log "make installcheck against the installed package (with the earlier releases' install scripts added)"
-set +e
-(cd "$CHECK_SRC" && PGHOST=localhost PGPORT=$port PGUSER=postgres make installcheck PG_CONFIG="$PG_CONFIG") >"$WORK/check/installcheck.log" 2>&1
-check_status=$?
-set -e
-summary=$(grep -E '^ *(All [0-9]+ tests passed|[0-9]+ of [0-9]+ tests (failed|passed))' "$WORK/check/installcheck.log" |
-    sed 's/^ *//; s/\.* *$//' | head -n 1)
-if [ $check_status -ne 0 ] || ! grep -q '^All [0-9]* tests passed' <<<"$summary"; then
-    grep -F 'FAILED' "$WORK/check/installcheck.log" >&2 || true
-    if [ -f "$CHECK_SRC/regression.diffs" ]; then head -n 100 "$CHECK_SRC/regression.diffs" >&2; fi
-    tail -n 20 "$WORK/check/installcheck.log" >&2
-    fail "make installcheck against $expected_deb: ${summary:-exit status $check_status}"
-fi
+# pg_regress from the never-built copy, one test per file (test/regress/run.sh, on this cluster)
+PGHOST=localhost PGPORT=$port PGUSER=postgres PGDATABASE=postgres \
+    tap_include "installcheck against $expected_deb" bash "$ROOT/test/regress/run.sh" "$CHECK_SRC"
 
-echo "package.sh: $expected_deb built in ${build_seconds}s in a directory the postgres user cannot read" \
-     "(${#expected_files[@]} extension files checked, nothing else shipped; only $default_version installable, the" \
-     "$(wc -w <<<"$releases") earlier releases refused); installcheck against it: $summary; the system's PostgreSQL untouched"
+tap_diag "package.sh: $expected_deb built in ${build_seconds}s in a directory the postgres user cannot read" \
+     "(${#expected_files[@]} extension files checked; only $default_version installable, the" \
+     "$(wc -w <<<"$releases") earlier releases refused); the system's PostgreSQL untouched"
+tap_done
