@@ -1,0 +1,341 @@
+// SQL functions that generate snowflake IDs in the pgEdge layout, on a node numbered by the setting idcodec.node_id.
+//
+// Every process of a server takes its tickets from one shared counter in PostgreSQL's own shared memory (a small
+// structure taken from the segment's spare space on first use, so nothing needs preloading). The counter never runs
+// ahead of the clock. A reservation, written to a file of the data directory about once a second, bounds every
+// ticket handed out; the first generation of each life of the server (a start, a restart after a crash, a promotion)
+// starts above it and above the clock plus a margin, so no restart, failover or file operation can repeat an ID.
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/ids/snowflake.hpp"
+#include "core/ids/time_ordered.hpp"
+
+#include "pg/entry.hpp"
+#include "pg/settings.hpp"
+#include "pg/snowflake.hpp"
+#include "pg/uuids.hpp"
+
+extern "C" {
+#include "access/xlog.h"
+#include "common/file_perm.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+}
+
+using namespace idcodec::snowflake;
+using namespace idcodec::pg;
+
+namespace {
+
+int node_id = -1;  // the setting idcodec.node_id; -1 until a superuser sets it
+
+constexpr const char* node_setting = "idcodec.node_id";
+// Relative to the data directory, every backend's working directory.
+constexpr const char* reservation_file = "idcodec_snowflake";
+constexpr std::int64_t epoch_unix_ms = pgedge.epoch_unix_us / us_per_ms;
+
+// The generator's state in shared memory; every field is read and written atomically. Zero, as the segment's spare
+// space is, means a life that has not started.
+struct SharedGenerator {
+    std::uint64_t last_ticket;
+    std::uint64_t reserved_units;  // every ticket handed out has a time part below this; the file holds it
+    std::uint64_t life_floor;      // the time part this life started from: tickets below it may have been taken
+    std::uint32_t reserving;       // 1 while a process writes a new reservation
+    std::uint32_t started;         // 1 once this life's first generation has set the counter above its floor
+};
+
+SharedGenerator& shared_generator() {
+    static SharedGenerator* shared = nullptr;
+    if (shared != nullptr) return *shared;
+    bool found;
+    LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+    auto* structure =
+        static_cast<SharedGenerator*>(ShmemInitStruct("idcodec snowflake", sizeof(SharedGenerator), &found));
+    if (!found) memset(structure, 0, sizeof(SharedGenerator));
+    LWLockRelease(AddinShmemInitLock);
+    shared = structure;
+    return *shared;
+}
+
+std::int64_t unix_ms_of_units(std::uint64_t units) { return epoch_unix_ms + static_cast<std::int64_t>(units); }
+
+[[noreturn]] void refuse_reservation_file(const char* problem) {
+    ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                    errmsg("the snowflake reservation file \"%s\" %s", reservation_file, problem),
+                    errhint("Stop the server, remove the file and start it again: IDs then start above the clock.")));
+    pg_unreachable();
+}
+
+// Opens the file with `flags`, only as a regular file of the data directory itself (a symbolic link or anything else
+// there is refused, as the server's own files are); -1 with errno set, or -2 for a file that is not regular.
+int open_reservation_file(int flags) {
+    const int fd = open(reservation_file, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, pg_file_create_mode);
+    if (fd < 0) return -1;
+    struct stat status;
+    if (fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+        close(fd);
+        return -2;
+    }
+    return fd;
+}
+
+// What the file says; nothing reserved when there is no file.
+ReadReservation read_reservation_file() {
+    const int fd = open_reservation_file(O_RDONLY);
+    if (fd == -1 && errno == ENOENT) return {ReadReservation::Outcome::none};
+    if (fd == -1)
+        ereport(ERROR, (errcode_for_file_access(),
+                        errmsg("could not open the snowflake reservation file \"%s\": %m", reservation_file)));
+    if (fd == -2) refuse_reservation_file("is not a regular file");
+    char bytes[reservation_file_size + 1];
+    const ssize_t length = pread(fd, bytes, sizeof bytes, 0);
+    const int read_errno = errno;
+    close(fd);
+    if (length < 0) {
+        errno = read_errno;
+        ereport(ERROR, (errcode_for_file_access(),
+                        errmsg("could not read the snowflake reservation file \"%s\": %m", reservation_file)));
+    }
+    const ReadReservation read = read_reservation_record(std::string_view(bytes, static_cast<std::size_t>(length)));
+    if (read.outcome == ReadReservation::Outcome::malformed) refuse_reservation_file("holds no reservation");
+    return read;
+}
+
+// 1.6.0's processes (a library updated under a running server) map the file and count on in its first 8 bytes: they
+// are stopped by swapping those bytes, atomically, for the record's first (no ticket to them), and what they had
+// counted to is what the swap returns.
+ReadReservation take_over_ticket_word() {
+    const int fd = open_reservation_file(O_RDWR);
+    if (fd < 0) refuse_reservation_file("could not be opened to take 1.6.0's counter over");
+    void* address = mmap(nullptr, reservation_file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (address == MAP_FAILED) refuse_reservation_file("could not be mapped to take 1.6.0's counter over");
+    char bytes[reservation_file_size];
+    std::uint64_t tag;
+    memcpy(&tag, reservation_record(0).data(), sizeof tag);
+    const std::uint64_t counted = std::atomic_ref(*static_cast<std::uint64_t*>(address)).exchange(tag);
+    memcpy(bytes, address, sizeof bytes);
+    memcpy(bytes, &counted, sizeof counted);
+    munmap(address, reservation_file_size);
+    const ReadReservation read = read_reservation_record(std::string_view(bytes, sizeof bytes));
+    if (read.outcome != ReadReservation::Outcome::ticket_word) refuse_reservation_file("holds no reservation");
+    return read;
+}
+
+// Writes a reservation up to `until` and makes it durable; 0, errno's value, or -2 for a file that is not regular.
+int write_reservation(std::uint64_t until) {
+    const int fd = open_reservation_file(O_WRONLY | O_CREAT);
+    if (fd < 0) return fd == -2 ? -2 : errno;
+    const std::array<char, reservation_file_size> record = reservation_record(unix_ms_of_units(until));
+    // In place, never truncated: a process still running 1.6.0's code maps this file and reads its first bytes.
+    int status =
+        pwrite(fd, record.data(), record.size(), 0) == static_cast<ssize_t>(record.size()) ? 0 : (errno ? errno : EIO);
+    if (status == 0 && fdatasync(fd) != 0) status = errno;
+    close(fd);
+    return status;
+}
+
+void refuse_unwritten(int status) {
+    if (status == -2) refuse_reservation_file("is not a regular file");
+    if (status != 0) {
+        errno = status;
+        ereport(ERROR, (errcode_for_file_access(),
+                        errmsg("could not write the snowflake reservation file \"%s\": %m", reservation_file),
+                        errdetail("No ID is made past the reservation that is on disk.")));
+    }
+}
+
+// The first generation of this life of the server: the counter starts at the later of the reservation and the clock
+// plus the start margin (waited for like a clock that stepped back).
+void start_life(SharedGenerator& shared, std::uint64_t now_units) {
+    LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+    if (std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0) {
+        ReadReservation read = read_reservation_file();
+        if (read.outcome == ReadReservation::Outcome::ticket_word) read = take_over_ticket_word();
+        const std::int64_t reserved_ms = std::max<std::int64_t>(read.unix_ms, epoch_unix_ms);
+        const auto reserved_units = static_cast<std::uint64_t>(reserved_ms - epoch_unix_ms);
+        // a clock at the layout's end reserves at most this far; a larger value was not written here
+        if (reserved_units > (std::uint64_t{1} << pgedge.time_bits()) + reservation_ms)
+            refuse_reservation_file("holds a reservation past the end of the IDs' time");
+        // the file holds this life's form from now on (after a take-over, 1.6.0's tickets are in the reservation)
+        if (read.outcome == ReadReservation::Outcome::ticket_word) refuse_unwritten(write_reservation(reserved_units));
+        const std::uint64_t floor = std::max(reserved_units, now_units + start_margin_ms);
+        std::atomic_ref(shared.last_ticket).store((floor << pgedge.counter_bits) - 1, std::memory_order_relaxed);
+        std::atomic_ref(shared.life_floor).store(floor, std::memory_order_relaxed);
+        std::atomic_ref(shared.reserved_units).store(reserved_units, std::memory_order_relaxed);
+        std::atomic_ref(shared.started).store(1, std::memory_order_release);
+    }
+    LWLockRelease(AddinShmemInitLock);
+}
+
+// Raises the reservation to the clock plus its length, unless another process is doing so; whether this one did.
+bool raise_reservation(SharedGenerator& shared, std::uint64_t now_units) {
+    std::uint32_t idle = 0;
+    if (!std::atomic_ref(shared.reserving).compare_exchange_strong(idle, 1, std::memory_order_acquire)) return false;
+    // never below what is reserved already (this process's clock reading may be older than another's)
+    const std::uint64_t until =
+        std::max(now_units + reservation_ms, std::atomic_ref(shared.reserved_units).load(std::memory_order_acquire));
+    const int status = write_reservation(until);
+    if (status == 0) std::atomic_ref(shared.reserved_units).store(until, std::memory_order_release);
+    std::atomic_ref(shared.reserving).store(0, std::memory_order_release);
+    refuse_unwritten(status);
+    return true;
+}
+
+// The clock in microseconds since 1970.
+std::int64_t clock_unix_us() {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return static_cast<std::int64_t>(now.tv_sec) * 1'000'000 + now.tv_nsec / 1000;
+}
+
+// Waits for the clock to reach `unix_us`: asleep in slices short enough for a cancel to be seen at once, and the last
+// tenth of a millisecond awake (the caller reads the clock again), as a sleep overshoots by about that much and a
+// node at full demand would otherwise lose part of every millisecond.
+void wait_for_clock(std::int64_t now_us, std::int64_t unix_us) {
+    CHECK_FOR_INTERRUPTS();
+    constexpr std::int64_t awake_us = 100;
+    if (unix_us - now_us > awake_us) pg_usleep(std::min<std::int64_t>(unix_us - now_us - awake_us, 10'000));
+}
+
+// The shared counter, outside recovery: a standby carries its primary's data directory and settings, and IDs made
+// there would repeat the primary's (nor may its life start before the promotion, which sets its floor).
+SharedGenerator& live_generator(const char* function) {
+    if (RecoveryInProgress())
+        ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+                        errmsg("%s: cannot generate IDs during recovery", function),
+                        errdetail("A standby holds its primary's node number and would repeat its IDs."),
+                        errhint("Generate IDs on the primary; a promoted standby generates again.")));
+    return shared_generator();
+}
+
+// The clock's milliseconds since the layout's epoch.
+std::uint64_t clock_units(std::int64_t now_us, const char* function) {
+    if (now_us < pgedge.epoch_unix_us)
+        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                        errmsg("%s: the system clock is before 2023-01-01, where the IDs' time begins", function)));
+    return static_cast<std::uint64_t>(now_us / us_per_ms - epoch_unix_ms);
+}
+
+[[noreturn]] void refuse_clock_behind(std::uint64_t next_units, std::uint64_t now_units) {
+    char* next_time = pstrdup(timestamptz_to_str(timestamptz_of_unix_us(unix_ms_of_units(next_units) * us_per_ms)));
+    ereport(ERROR,
+            (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+             errmsg("snowflake_generate: the clock is %llu ms behind the IDs this node may have made",
+                    static_cast<unsigned long long>(next_units - now_units)),
+             errdetail("The next ID's time is %s and the clock reads %s; an ID is never made ahead of the clock, "
+                       "and one of the clock's time could repeat an ID made before.",
+                       next_time, timestamptz_to_str(timestamptz_of_unix_us(unix_ms_of_units(now_units) * us_per_ms))),
+             errhint("IDs come again once the clock passes that time (a gap of up to %llu ms is waited for). If the "
+                     "clock had run ahead and is right now: stop the server, remove the file \"%s\" from its data "
+                     "directory and start it again.",
+                     static_cast<unsigned long long>(clock_wait_limit_ms), reservation_file)));
+    pg_unreachable();
+}
+
+}  // namespace
+
+namespace idcodec::pg {
+
+void define_snowflake_setting() {
+    define_keeping_configured(node_setting, [] {
+        DefineCustomIntVariable(node_setting, "This node's number in the snowflake IDs it generates (0 to 1023).",
+                                "-1, the default, leaves it unset: snowflake_generate() then fails. No two nodes "
+                                "that write the same tables may share a number.",
+                                &node_id, -1, -1, 1023, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+    });
+}
+
+void reserve_snowflake_memory() {
+    // Preloaded, the structure's space is asked for with the rest of the segment rather than taken from its spare.
+    static shmem_request_hook_type previous = nullptr;
+    previous = shmem_request_hook;
+    shmem_request_hook = [] {
+        if (previous != nullptr) previous();
+        RequestAddinShmemSpace(sizeof(SharedGenerator));
+    };
+}
+
+}  // namespace idcodec::pg
+
+// snowflake_generate() → bigint
+IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate) {
+    if (node_id < 0)
+        ereport(ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("snowflake_generate: idcodec.node_id is not set"),
+                 errdetail("Every ID holds the number of the node that made it, 0 to 1023."),
+                 errhint("A superuser gives each node its own: LOAD 'idcodec'; ALTER SYSTEM SET idcodec.node_id = 1; "
+                         "SELECT pg_reload_conf();")));
+    SharedGenerator& shared = live_generator("snowflake_generate");
+    for (;;) {
+        const std::int64_t now_us = clock_unix_us();
+        const std::uint64_t now_units = clock_units(now_us, "snowflake_generate");
+        if (std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0) start_life(shared, now_units);
+        const TicketCounter::Take take = TicketCounter(shared.last_ticket, shared.reserved_units)
+                                             .take(now_units, pgedge, clock_wait_limit_ms, reservation_ms);
+        switch (take.outcome) {
+            case TicketCounter::Take::Outcome::taken:
+                if (take.renew) raise_reservation(shared, now_units);
+                PG_RETURN_INT64(compose(take.ticket, static_cast<std::uint32_t>(node_id), pgedge));
+            case TicketCounter::Take::Outcome::reserve:
+                // another process is writing the reservation: it is on disk within a moment
+                if (!raise_reservation(shared, now_units)) wait_for_clock(now_us, now_us + 200);
+                break;
+            case TicketCounter::Take::Outcome::wait:
+                wait_for_clock(now_us, unix_ms_of_units(take.units) * us_per_ms);
+                break;
+            case TicketCounter::Take::Outcome::clock_behind:
+                // The life's floor is the reservation, up to its length past the last ID before a restart: a clock
+                // that stepped back by as much as is waited for, then a crash, is waited for as well.
+                if (take.units <= std::atomic_ref(shared.life_floor).load(std::memory_order_relaxed) &&
+                    take.units - now_units <= clock_wait_limit_ms + reservation_ms) {
+                    wait_for_clock(now_us, unix_ms_of_units(take.units) * us_per_ms);
+                    break;
+                }
+                refuse_clock_behind(take.units, now_units);
+            case TicketCounter::Take::Outcome::spent:
+                ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                                errmsg("snowflake_generate: the IDs' 41 bits of milliseconds since 2023 are spent")));
+        }
+    }
+}
+
+// snowflake_generate_above(id bigint) → void
+IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate_above) {
+    const std::int64_t id = PG_GETARG_INT64(0);
+    if (id < 0)
+        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                        errmsg("snowflake_generate_above: a snowflake ID is not negative (got %lld)",
+                               static_cast<long long>(id))));
+    SharedGenerator& shared = live_generator("snowflake_generate_above");
+    const std::uint64_t now_units = clock_units(clock_unix_us(), "snowflake_generate_above");
+    // Only an ID of a millisecond the clock has passed: the counter never goes ahead of the clock, and no role can
+    // make the node wait or refuse by naming a future one.
+    const std::uint64_t units = time_units(id, pgedge);
+    if (units >= now_units)
+        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                        errmsg("snowflake_generate_above: the ID is not of a millisecond the clock has passed"),
+                        errdetail("ID %lld is of %s.", static_cast<long long>(id),
+                                  timestamptz_to_str(timestamptz_of_unix_us(unix_ms_of_units(units) * us_per_ms)))));
+    if (std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0) start_life(shared, now_units);
+    // every ticket of that millisecond counts as taken: after a step back of the clock, the node waits past it
+    const std::uint64_t spent = units << pgedge.counter_bits | ((std::uint64_t{1} << pgedge.counter_bits) - 1);
+    std::atomic_ref last(shared.last_ticket);
+    std::uint64_t seen = last.load(std::memory_order_relaxed);
+    while (seen < spent && !last.compare_exchange_weak(seen, spent, std::memory_order_acq_rel)) {
+    }
+    // and the reservation on disk covers it, for a restart with the clock behind
+    if (std::atomic_ref(shared.reserved_units).load(std::memory_order_acquire) <= units)
+        raise_reservation(shared, now_units);
+    PG_RETURN_VOID();
+}
