@@ -43,27 +43,49 @@ constexpr const char* node_setting = "idcodec.node_id";
 constexpr const char* reservation_file = "idcodec_snowflake";
 constexpr std::int64_t epoch_unix_ms = pgedge.epoch_unix_us / us_per_ms;
 
-// The generator's state in shared memory; every field is read and written atomically. Zero, as the segment's spare
-// space is, means a life that has not started.
+// The name of the generator's structure in shared memory (pg_shmem_allocations) and of its lock's tranche (the wait
+// event of a process waiting for it).
+constexpr const char* shared_name = "idcodec snowflake";
+
+// The generator's state in shared memory; every field but the lock is read and written atomically. Zero, as the
+// segment's spare space is, means a life that has not started. (Its size differs from 1.6.1's and 1.6.2's, whose
+// processes start a life under another lock: under a library updated in a running server, ShmemInitStruct refuses
+// whichever version comes second, so the two never share a counter.)
 struct SharedGenerator {
     std::uint64_t last_ticket;
     std::uint64_t reserved_units;  // every ticket handed out has a time part below this; the file holds it
     std::uint64_t life_floor;      // the time part this life started from: tickets below it may have been taken
     std::uint32_t reserving;       // 1 while a process writes a new reservation
     std::uint32_t started;         // 1 once this life's first generation has set the counter above its floor
+    int life_tranche;
+    // Held by the process that starts a life, across its reads and writes of the file: a tranche of idcodec's own,
+    // so that a slow disk holds up no other extension's start and a wait on it is named.
+    LWLock life_lock;
 };
+// 1.6.1's and 1.6.2's size (above)
+static_assert(sizeof(SharedGenerator) != 32);
 
-SharedGenerator& shared_generator() {
-    static SharedGenerator* shared = nullptr;
-    if (shared != nullptr) return *shared;
+SharedGenerator* attached = nullptr;  // this process's address of the structure
+
+// Finds the structure, making it if this process is the first to ask, and names its lock's tranche in this process
+// (the postmaster, when preloaded: its children inherit the name).
+void attach_shared_generator() {
     bool found;
     LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-    auto* structure =
-        static_cast<SharedGenerator*>(ShmemInitStruct("idcodec snowflake", sizeof(SharedGenerator), &found));
-    if (!found) memset(structure, 0, sizeof(SharedGenerator));
+    auto* structure = static_cast<SharedGenerator*>(ShmemInitStruct(shared_name, sizeof(SharedGenerator), &found));
+    if (!found) {
+        memset(structure, 0, sizeof(SharedGenerator));
+        structure->life_tranche = LWLockNewTrancheId();
+        LWLockInitialize(&structure->life_lock, structure->life_tranche);
+    }
     LWLockRelease(AddinShmemInitLock);
-    shared = structure;
-    return *shared;
+    LWLockRegisterTranche(structure->life_tranche, shared_name);
+    attached = structure;
+}
+
+SharedGenerator& shared_generator() {
+    if (attached == nullptr) attach_shared_generator();
+    return *attached;
 }
 
 std::int64_t unix_ms_of_units(std::uint64_t units) { return epoch_unix_ms + static_cast<std::int64_t>(units); }
@@ -157,7 +179,7 @@ void refuse_unwritten(int status) {
 // The first generation of this life of the server: the counter starts at the later of the reservation and the clock
 // plus the start margin (waited for like a clock that stepped back).
 void start_life(SharedGenerator& shared, std::uint64_t now_units) {
-    LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+    LWLockAcquire(&shared.life_lock, LW_EXCLUSIVE);
     if (std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0) {
         ReadReservation read = read_reservation_file();
         if (read.outcome == ReadReservation::Outcome::ticket_word) read = take_over_ticket_word();
@@ -174,7 +196,7 @@ void start_life(SharedGenerator& shared, std::uint64_t now_units) {
         std::atomic_ref(shared.reserved_units).store(reserved_units, std::memory_order_relaxed);
         std::atomic_ref(shared.started).store(1, std::memory_order_release);
     }
-    LWLockRelease(AddinShmemInitLock);
+    LWLockRelease(&shared.life_lock);
 }
 
 // Raises the reservation to the clock plus its length, unless another process is doing so; whether this one did.
@@ -256,12 +278,19 @@ void define_snowflake_setting() {
 }
 
 void reserve_snowflake_memory() {
-    // Preloaded, the structure's space is asked for with the rest of the segment rather than taken from its spare.
-    static shmem_request_hook_type previous = nullptr;
-    previous = shmem_request_hook;
+    // Preloaded, the structure's space is asked for with the rest of the segment rather than taken from its spare, and
+    // the postmaster makes it (again after a crash, in the new segment), so every process knows its tranche's name.
+    static shmem_request_hook_type previous_request = nullptr;
+    previous_request = shmem_request_hook;
     shmem_request_hook = [] {
-        if (previous != nullptr) previous();
+        if (previous_request != nullptr) previous_request();
         RequestAddinShmemSpace(sizeof(SharedGenerator));
+    };
+    static shmem_startup_hook_type previous_startup = nullptr;
+    previous_startup = shmem_startup_hook;
+    shmem_startup_hook = [] {
+        if (previous_startup != nullptr) previous_startup();
+        attach_shared_generator();
     };
 }
 
