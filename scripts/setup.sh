@@ -30,10 +30,10 @@ if [ "${IDCODEC_PREPARED:-}" != 1 ] || [ -z "${PG_BIN:-}" ]; then
     export PG_BIN=$IDCODEC_INSTALL$SYSTEM_PG/bin
 fi
 # git: `make dist` and the README's clone; ca-certificates: npm's registry over HTTPS (Debian's nodejs only
-# recommends it).
+# recommends it); strace: snowflake_file.sh holds a backend at a system call.
 REQUIRED_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib make g++ clang libclang-rt-14-dev
                    libgtest-dev libbenchmark-dev libssl-dev locales python3 libpq-dev clang-format
-                   git ca-certificates libipc-run-perl ccache)
+                   git ca-certificates libipc-run-perl ccache strace)
 # The suites run again in a database with this locale, whose case rules differ from ASCII ('I' lowercases to 'ı').
 export TEST_LOCALE=tr_TR.UTF-8
 

@@ -97,27 +97,73 @@ std::int64_t unix_ms_of_units(std::uint64_t units) { return epoch_unix_ms + stat
     pg_unreachable();
 }
 
-// Opens the file with `flags`, only as a regular file of the data directory itself (a symbolic link or anything else
-// there is refused, as the server's own files are); -1 with errno set, or -2 for a file that is not regular.
-int open_reservation_file(int flags) {
-    const int fd = open(reservation_file, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, pg_file_create_mode);
-    if (fd < 0) return -1;
+// Why the file could not be used: errno's value, or what is there instead of a file the server can use (in the words
+// of its refusal); neither when it could.
+struct FileProblem {
+    int error = 0;
+    const char* unusable = nullptr;
+};
+
+// One SQLSTATE for every kind of unusable file, whether a life's start or a renewal finds it: the fix is the same.
+[[noreturn]] void refuse_unusable_file(const char* unusable) {
+    ereport(ERROR,
+            (errcode(ERRCODE_DATA_CORRUPTED),
+             errmsg("the snowflake reservation file \"%s\" %s", reservation_file, unusable),
+             errhint("Remove what is there, or make it the server's file again (a regular file of the data directory "
+                     "that the server's user can read and write). Without the file, the first generation after a start "
+                     "begins above the clock; a running server writes the file again.")));
+    pg_unreachable();
+}
+
+// Opens the file to read and write it, only as a regular file of the data directory itself (a symbolic link or
+// anything else there is refused, as the server's own files are), and never waits: a FIFO would hold an open up until
+// a process opened its other end. A descriptor, or -1 and `problem` says why.
+int open_reservation_file(int create, FileProblem& problem) {
+    const int fd = open(reservation_file, O_RDWR | create | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, pg_file_create_mode);
+    if (fd < 0) {
+        problem.error = errno;
+        switch (problem.error) {
+            case ELOOP:
+                problem.unusable = "is a symbolic link";
+                break;
+            case EISDIR:
+                problem.unusable = "is a directory";
+                break;
+            case EACCES:
+            case EPERM:
+                problem.unusable = "cannot be read and written by the server's user";
+                break;
+            case ENXIO:  // a socket, or a device file with no device
+                problem.unusable = "is not a regular file";
+                break;
+        }
+        return -1;
+    }
     struct stat status;
-    if (fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+    if (fstat(fd, &status) != 0) {
+        problem.error = errno;
         close(fd);
-        return -2;
+        return -1;
+    }
+    if (!S_ISREG(status.st_mode)) {
+        problem.unusable = S_ISFIFO(status.st_mode) ? "is a FIFO" : "is not a regular file";
+        close(fd);
+        return -1;
     }
     return fd;
 }
 
 // What the file says; nothing reserved when there is no file.
 ReadReservation read_reservation_file() {
-    const int fd = open_reservation_file(O_RDONLY);
-    if (fd == -1 && errno == ENOENT) return {ReadReservation::Outcome::none};
-    if (fd == -1)
+    FileProblem problem;
+    const int fd = open_reservation_file(0, problem);
+    if (fd < 0 && problem.error == ENOENT) return {ReadReservation::Outcome::none};
+    if (problem.unusable != nullptr) refuse_unusable_file(problem.unusable);
+    if (fd < 0) {
+        errno = problem.error;
         ereport(ERROR, (errcode_for_file_access(),
                         errmsg("could not open the snowflake reservation file \"%s\": %m", reservation_file)));
-    if (fd == -2) refuse_reservation_file("is not a regular file");
+    }
     char bytes[reservation_file_size + 1];
     const ssize_t length = pread(fd, bytes, sizeof bytes, 0);
     const int read_errno = errno;
@@ -136,7 +182,9 @@ ReadReservation read_reservation_file() {
 // are stopped by swapping those bytes, atomically, for the record's first (no ticket to them), and what they had
 // counted to is what the swap returns.
 ReadReservation take_over_ticket_word() {
-    const int fd = open_reservation_file(O_RDWR);
+    FileProblem problem;
+    const int fd = open_reservation_file(0, problem);
+    if (problem.unusable != nullptr) refuse_unusable_file(problem.unusable);
     if (fd < 0) refuse_reservation_file("could not be opened to take 1.6.0's counter over");
     void* address = mmap(nullptr, reservation_file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
@@ -153,23 +201,26 @@ ReadReservation take_over_ticket_word() {
     return read;
 }
 
-// Writes a reservation up to `until` and makes it durable; 0, errno's value, or -2 for a file that is not regular.
-int write_reservation(std::uint64_t until) {
-    const int fd = open_reservation_file(O_WRONLY | O_CREAT);
-    if (fd < 0) return fd == -2 ? -2 : errno;
+// Writes a reservation up to `until` and makes it durable; what went wrong, if anything (no error is raised here: the
+// caller may hold the reserving flag).
+FileProblem write_reservation(std::uint64_t until) {
+    FileProblem problem;
+    const int fd = open_reservation_file(O_CREAT, problem);
+    if (fd < 0) return problem;
     const std::array<char, reservation_file_size> record = reservation_record(unix_ms_of_units(until));
     // In place, never truncated: a process still running 1.6.0's code maps this file and reads its first bytes.
-    int status =
-        pwrite(fd, record.data(), record.size(), 0) == static_cast<ssize_t>(record.size()) ? 0 : (errno ? errno : EIO);
-    if (status == 0 && fdatasync(fd) != 0) status = errno;
+    if (pwrite(fd, record.data(), record.size(), 0) != static_cast<ssize_t>(record.size()))
+        problem.error = errno ? errno : EIO;
+    else if (fdatasync(fd) != 0)
+        problem.error = errno;
     close(fd);
-    return status;
+    return problem;
 }
 
-void refuse_unwritten(int status) {
-    if (status == -2) refuse_reservation_file("is not a regular file");
-    if (status != 0) {
-        errno = status;
+void refuse_unwritten(const FileProblem& problem) {
+    if (problem.unusable != nullptr) refuse_unusable_file(problem.unusable);
+    if (problem.error != 0) {
+        errno = problem.error;
         ereport(ERROR, (errcode_for_file_access(),
                         errmsg("could not write the snowflake reservation file \"%s\": %m", reservation_file),
                         errdetail("No ID is made past the reservation that is on disk.")));
@@ -206,10 +257,11 @@ bool raise_reservation(SharedGenerator& shared, std::uint64_t now_units) {
     // never below what is reserved already (this process's clock reading may be older than another's)
     const std::uint64_t until =
         std::max(now_units + reservation_ms, std::atomic_ref(shared.reserved_units).load(std::memory_order_acquire));
-    const int status = write_reservation(until);
-    if (status == 0) std::atomic_ref(shared.reserved_units).store(until, std::memory_order_release);
+    const FileProblem problem = write_reservation(until);
+    if (problem.error == 0 && problem.unusable == nullptr)
+        std::atomic_ref(shared.reserved_units).store(until, std::memory_order_release);
     std::atomic_ref(shared.reserving).store(0, std::memory_order_release);
-    refuse_unwritten(status);
+    refuse_unwritten(problem);
     return true;
 }
 

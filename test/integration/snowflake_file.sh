@@ -1,16 +1,29 @@
 #!/usr/bin/env bash
 # snowflake_generate() and its reservation file, idcodec_snowflake in the data directory, on a cluster of its own
-# (node 7): the lock the first generation of a server life holds while it reads the file. A backend waiting for it
-# shows the wait event of idcodec's own LWLock tranche, "idcodec snowflake" (strace holds the first backend at its
-# open of the file; skipped without strace), without preloading (to a session that has called a generating function,
-# as only such a process knows the tranche's name) and with shared_preload_libraries = 'idcodec' (to any session);
-# preloaded, a crash of a backend and the server's restart leave generation working, above the keys made before.
+# (node 7):
+#   1. the file's place taken by something the server cannot use: a directory, a symbolic link (to a good copy of the
+#      file, and dangling), a file the server's user may not write, a FIFO; each found at the start of a server life
+#      and each swapped in while the server generates. Every case fails with the documented SQLSTATE (XX001) and a
+#      hint, never hangs and crashes no backend, and once the file is usable again (at a start: the server's own file
+#      put back; while running: what is there removed, or made writable) generation resumes above every key made
+#      before; no key repeats;
+#   2. the lock the first generation of a server life holds while it reads the file: a backend waiting for it shows
+#      the wait event of idcodec's own LWLock tranche, "idcodec snowflake" (strace holds the first backend at its open
+#      of the file; skipped without strace), without preloading (to a session that has called a generating function,
+#      as only such a process knows the tranche's name) and with shared_preload_libraries = 'idcodec' (to any
+#      session); preloaded, a crash of a backend and the server's restart leave generation working, above the keys
+#      made before;
+#   3. no assertion failed in the server (on a build with assertions, they check the use of LWLocks).
 source "$(dirname "$0")/../lib/suite.sh"
 source test/lib/cluster.sh
 source test/lib/psql_fifo.sh
 
 node=7
+sqlstate=XX001 # what docs/snowflake-ids.md promises for a reservation file the server cannot use
 port=$(free_port)
+data=$CLUSTERS/sf
+state=$data/idcodec_snowflake
+good=$CLUSTERS/good-copy # outside the data directory: the server's file, kept while its place holds something else
 work=$CLUSTERS/work
 mkdir -p "$work"
 cluster_init sf >&2
@@ -23,6 +36,8 @@ start
 q() { cluster_psql "$port" -d postgres "$@"; }
 q -c "CREATE EXTENSION idcodec" -c "CREATE TABLE made (id bigint)"
 
+# make_keys N: N keys generated and kept
+make_keys() { q -c "INSERT INTO made SELECT snowflake_generate() FROM generate_series(1, $1)"; }
 # above DESCRIPTION LAST: a key generated now is above every key kept and above LAST (and is kept)
 above() {
     local first
@@ -44,6 +59,105 @@ await() {
     done
 }
 
+# ---- 1. a file the server cannot use
+# attempt SQL: what psql reports of SQL, verbosely (the SQLSTATE on the ERROR line), stdout and stderr; bounded in
+# time, so that a call that hangs fails the checks instead of the suite
+attempt() {
+    timeout 120 psql -X -q -At -h localhost -p "$port" -U postgres -d postgres -v VERBOSITY=verbose \
+        -c "SET statement_timeout = '60s'" -c "$1" 2>&1 || true
+}
+code_of() { sed -nE 's/^ERROR:  ([0-9A-Z]{5}): .*/\1/p' <<<"$1" | head -n 1; }
+hint_of() { sed -nE 's/^HINT:  (.*)/\1/p' <<<"$1" | head -n 1; }
+# Generation until it fails, in one statement: the error, with the last key made before it in a notice (the keys of
+# the statement are rolled back with it, yet handed out).
+until_failure="
+DO \$\$
+DECLARE
+    last bigint;
+BEGIN
+    LOOP
+        BEGIN
+            last := snowflake_generate();
+        EXCEPTION WHEN OTHERS THEN
+            RAISE NOTICE 'last key: %', last;
+            RAISE;
+        END;
+    END LOOP;
+END
+\$\$"
+last_of() { sed -nE 's/^NOTICE:  00000: last key: ([0-9]+)$/\1/p' <<<"$1" | head -n 1; }
+
+# spoil KIND: the file's place taken by KIND (the file itself moved to $good first, but for read-only)
+spoil() {
+    [ "$1" = read-only ] || as_postgres mv "$state" "$good"
+    case $1 in
+        directory) as_postgres mkdir "$state" ;;
+        link) as_postgres ln -s "$good" "$state" ;;
+        dangling) as_postgres ln -s "$CLUSTERS/nowhere" "$state" ;;
+        read-only) as_postgres chmod 0400 "$state" ;;
+        fifo) as_postgres mkfifo -m 0600 "$state" ;;
+    esac
+}
+# clear_spoil KIND: what spoil put there removed (read-only: the file made writable again)
+clear_spoil() {
+    if [ "$1" = read-only ]; then as_postgres chmod 0600 "$state"; else as_postgres rm -rf "$state"; fi
+}
+# crashes SINCE_LINE: the server log's reports of a backend that crashed, from that line on
+crashes() {
+    tail -n +"$1" "$log" | grep -E 'terminated by signal|exited with exit code|terminating any other active' | head -n 3
+}
+# refused DESCRIPTION OUTPUT: the error has the documented SQLSTATE and a hint
+refused() {
+    check "$1: SQLSTATE $sqlstate" "$(code_of "$2")" "$sqlstate"
+    check "$1: with a hint" "$([ -n "$(hint_of "$2")" ] && echo hint)" hint
+    [ "$(code_of "$2")" = "$sqlstate" ] && [ -n "$(hint_of "$2")" ] || tap_diag "$(grep -E '^[A-Z]+: ' <<<"$2" | head -n 5)"
+}
+describe() {
+    case $1 in
+        directory) echo "a directory" ;;
+        link) echo "a symbolic link to a good copy of the file" ;;
+        dangling) echo "a dangling symbolic link" ;;
+        read-only) echo "a file the server may not write (mode 0400)" ;;
+        fifo) echo "a FIFO" ;;
+    esac
+}
+
+make_keys 1000
+for kind in directory link dangling read-only fifo; do
+    what=$(describe "$kind")
+
+    # found at the start of a server life
+    make_keys 100
+    stop
+    spoil "$kind"
+    since=$(($(log_lines) + 1))
+    start
+    out=$(attempt "SELECT snowflake_generate()")
+    refused "$what, found at start" "$out"
+    clear_spoil "$kind"
+    [ "$kind" = read-only ] || as_postgres mv "$good" "$state"
+    above "... once the server's file is back, generation resumes above every key made before" 0
+    check "... no backend crashed" "$(crashes "$since")" ""
+
+    # swapped in while the server generates
+    make_keys 100
+    since=$(($(log_lines) + 1))
+    spoil "$kind"
+    out=$(attempt "$until_failure")
+    refused "$what, swapped in while running" "$out"
+    last=$(last_of "$out")
+    clear_spoil "$kind"
+    above "... once it is removed (or made writable), generation resumes above every key made before (the last: ${last:-none})" \
+        "$last"
+    check "... the server writes its file again, 64 bytes" \
+        "$(make_keys 1 && as_postgres stat -c '%F %s' "$state" 2>&1)" "regular file 64"
+    check "... no backend crashed" "$(crashes "$since")" ""
+    as_postgres rm -f "$good"
+done
+check "no key repeats among the $(q -c "SELECT count(*) FROM made") made" \
+    "$(q -c "SELECT count(*) - count(DISTINCT id) FROM made")" 0
+
+# ---- 2. the lock of a life's start
 traced() { grep -q '^TracerPid:[[:space:]]*[1-9]' "/proc/$1/status"; }
 at_open() { grep -q idcodec_snowflake "$work/strace.out" 2>/dev/null; }
 # waiting OBSERVER_SQL: B's wait event (type: name) as the session running OBSERVER_SQL first sees it, once B waits
@@ -117,5 +231,7 @@ else
     await 60 q -c "SELECT 1" >/dev/null 2>&1 || true
     above "... and generation resumes above every key made before" "$before"
 fi
+check "no assertion of the server failed (its log has no TRAP; a server built with assertions checks LWLock use)" \
+    "$(grep -m 3 'TRAP' "$log")" ""
 
 tap_done
