@@ -50,7 +50,8 @@ port=$(free_port)
 cluster_start asan "$port" "log_error_verbosity=verbose" "max_connections=120" >&2
 CLUSTER_ENV=()
 export PGHOST=localhost PGPORT=$port PGUSER=postgres PGDATABASE=postgres
-unset SERVER_LOG
+# the suites below read the server log (a backend terminated by a signal is a failure there too)
+export SERVER_LOG=$(cluster_log asan)
 started=$(cluster_psql "$port" -d postgres -c "SELECT pg_postmaster_start_time()")
 # the backend runs with the sanitizer runtime and the sanitized library mapped
 loaded=$(cluster_psql "$port" -d postgres -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS idcodec" \
