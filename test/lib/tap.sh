@@ -104,7 +104,7 @@ tap_parse_line() {
     elif [[ $line =~ ^not\ ok([[:space:]]+[0-9]+)?([[:space:]]*-)?[[:space:]]*(.*)$ ]]; then
         TAP_KIND=not_ok TAP_TEXT=${BASH_REMATCH[3]}
         # a test marked TODO is expected to fail and is not counted as a failure
-        [[ $TAP_TEXT =~ (^|[^\\])#[[:space:]]*[Tt][Oo][Dd][Oo] ]] && TAP_KIND=ok
+        if [[ $TAP_TEXT =~ (^|[^\\])#[[:space:]]*[Tt][Oo][Dd][Oo] ]]; then TAP_KIND=ok; fi
     else
         TAP_KIND=other TAP_TEXT=$line
     fi
