@@ -158,9 +158,10 @@ check "$expected_deb installs no earlier release: each of the $(wc -w <<<"$relea
 cp "$CHECK_SRC"/test/releases/*.sql "$INSTALL$extdir/"
 chmod a+r "$INSTALL$extdir"/*.sql
 log "make installcheck against the installed package (with the earlier releases' install scripts added)"
-# pg_regress from the never-built copy, one test per file (test/regress/run.sh, on this cluster)
+# pg_regress from the never-built copy, one test per file (test/regress/run.sh, on this cluster). (tap_include runs
+# it as a plain command: under set -e, a run that fails would end this suite there.)
 PGHOST=localhost PGPORT=$port PGUSER=postgres PGDATABASE=postgres \
-    tap_include "installcheck against $expected_deb" bash "$ROOT/test/regress/run.sh" "$CHECK_SRC"
+    tap_include "installcheck against $expected_deb" bash "$ROOT/test/regress/run.sh" "$CHECK_SRC" || true
 
 tap_diag "package.sh: $expected_deb built in ${build_seconds}s in a directory the postgres user cannot read" \
      "(${#expected_files[@]} extension files checked; only $default_version installable, the" \

@@ -10,5 +10,7 @@ source test/interop/npm_install.sh
 interop_require ff1 @noble/ciphers 2.4.0
 
 export PGCLIENTENCODING=UTF8
+# (tap_include runs the suite as a plain command: under set -e, one that fails would end this suite there)
+set +e
 tap_include "ff1 interop" node "$INTEROP_DIR/ff1_interop.js"
 tap_done

@@ -13,12 +13,13 @@ source test/interop/npm_install.sh
 export PGCLIENTENCODING=UTF8
 
 # The vectors need no npm: checked first, so an unreachable registry cannot hide a mismatch there.
-tap_include "sonyflake vectors" node "$INTEROP_DIR/snowflake_interop.js" sonyflake
+# (tap_include runs the suite as a plain command: under set -e, one that fails would end this suite there)
+tap_include "sonyflake vectors" node "$INTEROP_DIR/snowflake_interop.js" sonyflake || true
 
 status=0
 interop_prepare snowflake @sapphire/snowflake 3.5.5 || status=$?
 case $status in
-    0) tap_include "@sapphire/snowflake interop" node "$INTEROP_DIR/snowflake_interop.js" sapphire ;;
+    0) tap_include "@sapphire/snowflake interop" node "$INTEROP_DIR/snowflake_interop.js" sapphire || true ;;
     77) tap_skip "@sapphire/snowflake interop: $INTEROP_SKIP_REASON" ;;
 esac
 tap_done

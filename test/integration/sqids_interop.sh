@@ -10,5 +10,7 @@ source test/interop/npm_install.sh
 interop_require sqids sqids 0.3.0
 
 export PGCLIENTENCODING=UTF8
+# (tap_include runs the suite as a plain command: under set -e, one that fails would end this suite there)
+set +e
 tap_include "sqids interop" node "$INTEROP_DIR/sqids_interop.js"
 tap_done

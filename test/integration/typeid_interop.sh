@@ -13,5 +13,7 @@ interop_require typeid typeid-js 1.2.0
 interop_require typeid ulid 3.0.2
 
 export PGCLIENTENCODING=UTF8
+# (tap_include runs the suite as a plain command: under set -e, one that fails would end this suite there)
+set +e
 tap_include "typeid interop" node "$INTEROP_DIR/typeid_interop.js"
 tap_done
