@@ -31,12 +31,12 @@ PG_CPPFLAGS = -I$(srcdir)/src
 PG_CXXFLAGS = $(CXXSTD) -MMD -MP -fvisibility-inlines-hidden -fno-semantic-interposition -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
 SHLIB_LINK = -lstdc++ $(CORE_LIBS) -Wl,-Bsymbolic-functions
 # SANITIZE_SERVER=1 builds idcodec.so with AddressSanitizer and UBSan, for a server started with the sanitizer
-# runtimes preloaded (test/asan_server.sh); build it in a copy of the sources, not over the normal objects.
-# That build alone also holds the run's positive control, deliberate faults it must catch (test/asan_control.cpp).
+# runtimes preloaded (test/sanitizer/server.sh); build it in a copy of the sources, not over the normal objects.
+# That build alone also holds the run's positive control, deliberate faults it must catch (test/sanitizer/control.cpp).
 ifeq ($(SANITIZE_SERVER),1)
 PG_CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SHLIB_LINK += -fsanitize=address,undefined
-OBJS += test/asan_control.o
+OBJS += test/sanitizer/control.o
 endif
 # WERROR=1 turns warnings into errors (the test command builds this way; packagers need not).
 ifeq ($(WERROR),1)
@@ -118,7 +118,7 @@ check-scripts:
 
 # The C++ style of .clang-format, over src/ and test/ (`make format` applies it).
 FORMAT_FILES = $(wildcard src/*/*.cpp src/*/*.hpp src/core/*/*.cpp src/core/*/*.hpp test/unit/*/*.cpp test/unit/*/*.hpp test/fuzz/*.cpp test/fuzz/*.hpp \
-	test/bench/*.cpp test/bench/peers/*.cpp test/chaos/*.cpp test/chaos/*.hpp test/drivers/*.cpp test/drivers/*.hpp test/boundary/*.cpp test/*.cpp)
+	test/bench/*.cpp test/bench/peers/*.cpp test/chaos/*.cpp test/chaos/*.hpp test/drivers/*.cpp test/drivers/*.hpp test/boundary/*.cpp test/sanitizer/*.cpp)
 check-format:
 	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format: $(words $(FORMAT_FILES)) files as .clang-format says"
 format:
@@ -208,7 +208,7 @@ $(BUILD)/plan_diff: test/drivers/plan_diff.cpp test/drivers/libpq.hpp
 # the sanitized build into the installation of $PG_BIN (the test command's temporary one when scripts/test.sh runs
 # it, which installs the normal build again afterwards).
 asan-server:
-	bash test/asan_server.sh
+	bash test/sanitizer/server.sh
 
 SQLSMITH_SECONDS ?= 600
 sqlsmith:

@@ -344,7 +344,7 @@ job programs "building the C++ test programs" --prepare --weight 2 --seconds 360
 
 # ---- the default major: every suite
 # The sanitized server builds into a copy and an installation of its own; the package builds a .deb.
-job asan-server "server under ASan+UBSan" --weight 2 -- bash test/asan_server.sh
+job asan-server "server under ASan+UBSan" --weight 2 -- bash test/sanitizer/server.sh
 job package "debian package" --weight 2 --holds system-pg -- bash test/package.sh
 
 # suite_job NAME [OPTION ...] -- COMMAND...: a suite of the default major, named after its file

@@ -86,6 +86,8 @@ suite snowflake_pressure
 suite snowflake_attack IDCODEC_PUSH_SECONDS=5
 suite snowflake_clock
 suite snowflake_convert
+# the reservation file's errors on a build with assertions (they check the LWLock's use)
+suite snowflake_file
 # Subscriptions with origin = none (a mesh of writers) came with 16: this suite is not for 15.
 [ "$major" -ge 16 ] && suite snowflake_mesh
 suite citus

@@ -20,7 +20,7 @@ source test/lib/citus_build.sh
 # the compilers and the PostgreSQL whose build flags the extension's core objects (which the unit tests link) used
 programs_key() {
     {
-        find src test/unit test/fuzz test/bench test/asan_control.cpp Makefile -path test/fuzz/corpus -prune -o -type f \
+        find src test/unit test/fuzz test/bench test/sanitizer/control.cpp Makefile -path test/fuzz/corpus -prune -o -type f \
             \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' -o -name Makefile \) -print | LC_ALL=C sort | xargs sha256sum
         g++ --version | head -n 1
         clang++ --version | head -n 1

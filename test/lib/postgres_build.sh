@@ -101,7 +101,7 @@ idcodec_copy_sources() {
     mkdir -p "$1"
     find "$1" -type f ! -name '*.o' ! -name '*.d' ! -name '*.so' -delete
     (cd "$IDCODEC_ROOT" && tar --exclude='*.o' --exclude='*.d' --exclude='*.so' -cf - Makefile ./*.control ./*--*.sql \
-        src sql expected examples test/regress test/releases test/vectors test/data test/asan_control.cpp) |
+        src sql expected examples test/regress test/releases test/vectors test/data test/sanitizer/control.cpp) |
         tar -C "$1" -xf -
 }
 

@@ -3,11 +3,11 @@
 # sources), installs it, starts a throwaway postmaster with the sanitizer runtimes preloaded, and runs every
 # pg_regress suite, the survival battery, the systematic hostile battery and a short sqlsmith run against it.
 # Fails on any sanitizer report (each one aborts the backend that hit it) and on any failing suite. Then the
-# positive control: deliberate faults built into this build alone (test/asan_control.cpp), each of which must be
+# positive control: deliberate faults built into this build alone (test/sanitizer/control.cpp), each of which must be
 # reported, so a run whose sanitizers silently stopped working fails.
 # TAP: the server runs the sanitizers, the suites' tests as this suite's (each prefixed with its name), no sanitizer
 # report and no backend stopped abnormally, and each positive control reported.
-source "$(dirname "$0")/lib/suite.sh"
+source "$(dirname "$0")/../lib/suite.sh"
 ROOT=$IDCODEC_ROOT
 cd "$ROOT"
 
@@ -28,7 +28,7 @@ source test/lib/cluster.sh
 # Everything the server loads must be readable by the server user, which the checkout may not be (a clone under
 # /root): the shim goes into the clusters' directory. A preload the server cannot read is only warned about, and
 # without the shim the server hangs, so a missing shim is an error here.
-gcc -shared -fPIC -O2 -o "$CLUSTERS/nls_shim.so" test/asan_nls_shim.c
+gcc -shared -fPIC -O2 -o "$CLUSTERS/nls_shim.so" test/sanitizer/nls_shim.c
 chmod 755 "$CLUSTERS/nls_shim.so"
 if as_postgres test -r "$CLUSTERS/nls_shim.so"; then
     tap_ok "the server user can read the NLS shim preloaded with the sanitizer runtimes"
@@ -107,7 +107,7 @@ control() {  # control FAULT SANITIZER PATTERN: the call must die, and a new rep
     # reports there when both runtimes are loaded)
     tail -c +$((log_bytes + 1)) "$CLUSTERS/asan.log" >"$reports.since"
     new=$(comm -13 <(echo "$before") <(ls "$reports") | sed "s|^|$reports/|")
-    if grep -q "$pattern" $new "$reports.since" && grep -qE "idcodec_sanitizer_control|asan_control.cpp" $new "$reports.since"
+    if grep -q "$pattern" $new "$reports.since" && grep -qE "idcodec_sanitizer_control|control.cpp" $new "$reports.since"
     then
         tap_ok "$what"
     else

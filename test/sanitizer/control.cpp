@@ -1,5 +1,5 @@
 // The positive control of the in-server sanitizer run, compiled into idcodec.so only by the sanitizer build
-// (SANITIZE_SERVER=1) and named by no install script: test/asan_server.sh declares it, calls each fault last, and
+// (SANITIZE_SERVER=1) and named by no install script: test/sanitizer/server.sh declares it, calls each fault last, and
 // fails unless the sanitized server reports it. A sanitizer that silently stopped working cannot pass that run.
 #include <cstdint>
 #include <memory>
