@@ -25,8 +25,9 @@ REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=idcodec
 
 CXXSTD = -std=c++20
-# Project headers are included by their path from src/ ("core/…", "pg/…").
-PG_CPPFLAGS = -I$(srcdir)/src
+# Project headers are included by their path from src/ ("core/…", "pg/…"); srcdir without its trailing slash, as
+# ccache reads a path with "//" as absolute and then preprocesses every file again.
+PG_CPPFLAGS = -I$(srcdir:%/=%)/src
 # -MMD: objects are rebuilt when a header they include changes (a stale object would disagree on class layouts).
 PG_CXXFLAGS = $(CXXSTD) -MMD -MP -fvisibility-inlines-hidden -fno-semantic-interposition -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
 SHLIB_LINK = -lstdc++ $(CORE_LIBS) -Wl,-Bsymbolic-functions

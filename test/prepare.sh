@@ -8,7 +8,7 @@
 #   bash test/prepare.sh programs            the C++ test programs (unit tests, sanitized unit tests, fuzz targets,
 #                                            benchmarks) in build/, from the cache when it holds them for the same
 #                                            sources, flags and compilers
-#   bash test/prepare.sh drivers             the suites' libpq client programs
+#   bash test/prepare.sh drivers             the suites' libpq client programs, from the cache in the same way
 #
 # Exits 0 when it is done, 77 when a peer's source is not beside the checkout (its suites then skip, saying why; the
 # reason is the last line on stderr), else 1.
@@ -16,41 +16,40 @@ source "$(dirname "$0")/../scripts/setup.sh"
 source test/lib/postgres_build.sh
 source test/lib/citus_build.sh
 
-# programs_key: what the compiled test programs depend on: their sources and the core's, the Makefile (their flags),
-# the compilers and the PostgreSQL whose build flags the extension's core objects (which the unit tests link) used
-programs_key() {
-    {
-        find src test/unit test/fuzz test/bench test/sanitizer/control.cpp Makefile -path test/fuzz/corpus -prune -o -type f \
+# cached_build NAME SOURCES -- TARGETS: make TARGETS (in build/), or copy them from the cache when it holds them for
+# the same SOURCES (files and directories), Makefile (their flags), compilers and PostgreSQL (whose build flags the
+# extension's objects, which the unit tests link, use; and libpq, which the drivers link); the three newest sets of
+# each NAME are kept
+cached_build() {
+    local name=$1 sources=() targets key cached
+    shift
+    while [ "$1" != -- ]; do sources+=("$1"); shift; done
+    shift
+    targets=("$@")
+    key=$({
+        find "${sources[@]}" Makefile -path test/fuzz/corpus -prune -o -type f \
             \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' -o -name Makefile \) -print | LC_ALL=C sort | xargs sha256sum
         g++ --version | head -n 1
         clang++ --version | head -n 1
-        "$PG_BIN/pg_config" --version --cppflags --cflags
-    } | sha256sum | cut -c1-32
-}
-
-programs() {
-    local list=(build/unit_tests build/unit_tests_asan build/core_bench build/chunker_speed) target key cached
-    for target in test/fuzz/*.cpp; do list+=("build/fuzz_$(basename "$target" .cpp)"); done
-    key=$(programs_key)
-    cached=$IDCODEC_CACHE/programs/$key
+        "$PG_BIN/pg_config" --version --cppflags --cflags --libdir
+    } | sha256sum | cut -c1-32)
+    cached=$IDCODEC_CACHE/$name/$key
     if [ -f "$cached/.complete" ]; then
         mkdir -p build
-        cp "${list[@]/#build\//$cached/}" build/
+        cp "${targets[@]/#build\//$cached/}" build/
         # newer than their sources, as if made here: a later make of one of them has nothing to do
-        touch "${list[@]}"
-        log "the C++ test programs from the cache ($cached)"
+        touch "${targets[@]}"
+        log "$name from the cache ($cached)"
         return 0
     fi
-    # (with the installation's pg_config, which the extension's objects, linked by the unit tests, were built with)
-    make -s -j"$(nproc)" "${list[@]}" PG_CONFIG="$PG_BIN/pg_config" || return 1
+    make -s -j"$(nproc)" "${targets[@]}" PG_CONFIG="$PG_BIN/pg_config" || return 1
     rm -rf "$cached.tmp"
     mkdir -p "$cached.tmp"
-    cp "${list[@]}" "$cached.tmp/"
+    cp "${targets[@]}" "$cached.tmp/"
     touch "$cached.tmp/.complete"
     rm -rf "$cached"
     mv "$cached.tmp" "$cached"
-    # the three newest sets are kept
-    ls -1dt "$IDCODEC_CACHE"/programs/*/ | tail -n +4 | xargs -r rm -rf
+    ls -1dt "$IDCODEC_CACHE/$name"/*/ | tail -n +4 | xargs -r rm -rf
 }
 
 case ${1:-} in
@@ -61,9 +60,13 @@ case ${1:-} in
         status=$?
         [ $status = 0 ] || printf '%s\n' "$out" >&2
         exit $status ;;
-    programs) programs ;;
+    programs)
+        fuzz_targets=(test/fuzz/*.cpp)
+        fuzz_targets=("${fuzz_targets[@]/#test\/fuzz\//build/fuzz_}")
+        cached_build programs src test/unit test/fuzz test/bench test/sanitizer/control.cpp -- \
+            build/unit_tests build/unit_tests_asan build/core_bench build/chunker_speed "${fuzz_targets[@]%.cpp}" ;;
     drivers)
-        make -s -j"$(nproc)" build/chaos_driver build/cluster_driver build/binary_types build/plan_diff \
-            PG_CONFIG="$PG_BIN/pg_config" ;;
+        cached_build drivers test/drivers test/chaos -- \
+            build/chaos_driver build/cluster_driver build/binary_types build/plan_diff ;;
     *) echo "usage: bash test/prepare.sh postgres VERSION | citus [VERSION] | programs | drivers" >&2; exit 2 ;;
 esac

@@ -43,6 +43,10 @@ fi
 # run_readme DIRECTORY LINES: each line as a user types it, in DIRECTORY/idcodec once cloned: the clone is made from
 # this checkout, apt-get is answered yes, and sudo is not needed as root. Returns 1 at the first line that fails,
 # which it leaves in $failed_line.
+# A user's PATH, none of the run's own programs on it; the compilers through ccache when the run has it (as a user who
+# installed Debian's ccache may): the same commands, their objects from the cache of the run's other builds.
+user_path=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
+[[ :$PATH: == *:/usr/lib/ccache:* ]] && user_path=/usr/lib/ccache:$user_path
 run_readme() {
     local line
     failed_line=""
@@ -56,7 +60,7 @@ run_readme() {
                                { failed_line=$line; return 1; } ;;
             "apt-get install "*) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${line#apt-get install } >>"$work/build.log" 2>&1 ||
                                      { failed_line=$line; return 1; } ;;
-            *) (cd "$1/idcodec" && env PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin bash -c "$line") >>"$work/build.log" 2>&1 ||
+            *) (cd "$1/idcodec" && env PATH="$user_path" bash -c "$line") >>"$work/build.log" 2>&1 ||
                    { failed_line=$line; return 1; } ;;
         esac
     done <<<"$2"
