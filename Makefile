@@ -246,6 +246,7 @@ bench:
 	$(BUILD)/core_bench --benchmark_min_time=1
 	BUILD=$(BUILD) bash test/bench/peers/run.sh
 	BUILD=$(BUILD) bash test/bench/run.sh
+	BUILD=$(BUILD) bash test/bench/follows.sh
 	BUILD=$(BUILD) bash test/bench/charts.sh
 
 .PHONY: unit unit-asan fuzz fuzz-plans bench deb dist check-locale-free check-boundary check-scripts check-format format chaos sqlsmith asan-server

@@ -1,7 +1,8 @@
 -- The short-URL service's functions, the one definition that examples/shorturl.sql, examples/tour.sql, the chaos
--- test and the Citus suite load (psql's \ir or -f). They work on a table url_code (code, url, attempt, hits) that
--- each of those creates as it needs (partitioned, distributed, plain) in the schema first on the search path when
--- this file runs, and find it there whatever the caller's search path (function_search_path.sql).
+-- test and the Citus suite load (psql's \ir or -f). They work on a table url_code (code, url, attempt) that each of
+-- those creates as it needs (partitioned, distributed, plain) in the schema first on the search path when this file
+-- runs, with hit_count (examples/hit_count.sql, loaded before), and find them there whatever the caller's search path
+-- (function_search_path.sql).
 \ir function_search_path.sql
 
 -- Shortening: a URL already stored keeps its code; otherwise the first free candidate of the URL's MD5 wins, and
@@ -28,11 +29,35 @@ BEGIN
     RAISE EXCEPTION 'no free % character code for % after 100 attempts', code_length, long_url;
 END $$;
 
--- Following a code counts a hit; an unknown code gives NULL.
--- check-scripts: accept PS004, PS017: url_code is found on the search path set above (FROM CURRENT)
-CREATE FUNCTION :"function_schema".resolve(short_code text) RETURNS text LANGUAGE sql
+-- Following a code counts a hit (hit_count.sql: the follows of one code do not wait for each other); an unknown
+-- code gives NULL.
+-- check-scripts: accept PS004, PS016, PS017: url_code and count_hit are found on the search path set above (FROM CURRENT)
+CREATE FUNCTION :"function_schema".resolve(short_code text) RETURNS text LANGUAGE plpgsql
 SET search_path FROM CURRENT AS $$
-    UPDATE url_code SET hits = hits OPERATOR(pg_catalog.+) 1 WHERE code OPERATOR(pg_catalog.=) short_code RETURNING url
+DECLARE
+    target pg_catalog.text;
+BEGIN
+    SELECT u.url INTO target FROM url_code u WHERE u.code OPERATOR(pg_catalog.=) short_code;
+    IF FOUND THEN
+        PERFORM count_hit('url_code', short_code);
+    END IF;
+    RETURN target;
+END $$;
+
+-- The batch forms: one call, one transaction, the results in the order given (NULL for a NULL element; a NULL array
+-- gives NULL).
+-- check-scripts: accept PS004, PS016, PS017: shorten is found on the search path set above (FROM CURRENT)
+CREATE FUNCTION :"function_schema".shorten(long_urls text[], code_length int DEFAULT 8) RETURNS text[] LANGUAGE sql
+STRICT SET search_path FROM CURRENT AS $$
+    SELECT COALESCE(pg_catalog.array_agg(CASE WHEN u.url IS NOT NULL THEN shorten(u.url, code_length) END
+                                         ORDER BY u.n), '{}')
+    FROM pg_catalog.unnest(long_urls) WITH ORDINALITY AS u(url, n)
+$$;
+-- check-scripts: accept PS004, PS016, PS017: resolve is found on the search path set above (FROM CURRENT)
+CREATE FUNCTION :"function_schema".resolve(short_codes text[]) RETURNS text[] LANGUAGE sql
+STRICT SET search_path FROM CURRENT AS $$
+    SELECT COALESCE(pg_catalog.array_agg(resolve(u.code) ORDER BY u.n), '{}')
+    FROM pg_catalog.unnest(short_codes) WITH ORDINALITY AS u(code, n)
 $$;
 
 \ir caller_search_path.sql

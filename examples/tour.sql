@@ -31,10 +31,10 @@ SELECT uuid_compress('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11') AS uuid_22,
        uuid_decompress('EeWYCpMbjLyXrmKVLjwa4g') AS uuid_back;
 
 -- 3. Short URLs: codes from the URL's MD5; when all four candidates are taken, the next attempt gives fresh ones.
-CREATE TABLE url_code (code text PRIMARY KEY, url text NOT NULL UNIQUE, attempt int NOT NULL,
-                       hits bigint NOT NULL DEFAULT 0);
--- shorten(url, length) and resolve(code), from examples/shorturl_service.sql
+CREATE TABLE url_code (code text PRIMARY KEY, url text NOT NULL UNIQUE, attempt int NOT NULL);
+-- shorten(url, length) and resolve(code), from examples/shorturl_service.sql, counting hits as hit_count.sql does
 \set ECHO none
+\ir hit_count.sql
 \ir shorturl_service.sql
 \set ECHO queries
 SELECT shorten('https://www.postgresql.org/docs/current/xfunc-c.html', 6) AS code,

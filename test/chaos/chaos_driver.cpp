@@ -92,8 +92,8 @@ struct WorkerLog {
     std::uint64_t attempted[kinds] = {};
     std::uint64_t acknowledged[kinds] = {};
     std::vector<double> latency_ms[kinds];
-    std::vector<std::pair<std::string, std::string>> shortened;               // url, code
-    std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> resolves;  // code -> acknowledged, attempted
+    std::vector<idcodec_test::Link> shortened;
+    idcodec_test::ResolvesByCode resolves;
     std::vector<std::vector<Account>> batches;  // the rows of each acknowledged insert batch
     std::vector<std::string> files;
 };
@@ -116,7 +116,8 @@ void publish(Slot& slot, PGconn* conn) {
     slot.backend_pid = conn != nullptr ? PQbackendPID(conn) : 0;
 }
 
-void run_worker(const Options& options, int index, Slot& slot, WorkerLog& log, const std::atomic<bool>& stop) {
+void run_worker(const Options& options, const idcodec_test::Link& hot, int index, Slot& slot, WorkerLog& log,
+                const std::atomic<bool>& stop) {
     std::mt19937_64 random(options.seed * 1000003 + static_cast<std::uint64_t>(index));
     Connection conn;
     std::uint64_t serial = 0;
@@ -137,12 +138,11 @@ void run_worker(const Options& options, int index, Slot& slot, WorkerLog& log, c
             if ((acknowledged = ok(result) && PQntuples(result.get()) == 1))
                 log.shortened.emplace_back(url, PQgetvalue(result.get(), 0, 0));
         } else if (kind == resolve_op) {
-            if (log.shortened.empty()) continue;
-            const std::string code = log.shortened[random() % log.shortened.size()].second;
-            auto& [acked, attempted] = log.resolves[code];
-            ++attempted;
+            const std::string& code = idcodec_test::link_to_follow(random, hot, log.shortened).second;
+            idcodec_test::Resolves& resolves = log.resolves[code];
+            ++resolves.attempted;
             const Result result = exec(conn.get(), "SELECT chaos.resolve($1)", {code});
-            if ((acknowledged = ok(result))) ++acked;
+            if ((acknowledged = ok(result))) ++resolves.acknowledged;
         } else if (kind == insert_op) {
             // Eight inserts in one pipeline, one implicit transaction: acknowledged by the sync at the end.
             constexpr int batch = 8;
@@ -236,21 +236,23 @@ void run_chaos(const Options& options, std::vector<Slot>& slots, Chaos& chaos, c
 
 using idcodec_test::Verdict;
 
+// The hits of every stored code (a code not stored is counted with its shorten) against the resolves of all workers.
 Verdict verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
     Verdict verdict;
+    const idcodec_test::ResolvesByCode resolves = idcodec_test::all_resolves(logs);
+    const Result hits = exec(conn, "SELECT code, chaos.hits_of('url_code', code) FROM chaos.url_code");
+    if (!ok(hits)) ++verdict.wrong;
+    for (int i = 0; i < PQntuples(hits.get()); ++i) {
+        const auto found = resolves.find(PQgetvalue(hits.get(), i, 0));
+        idcodec_test::count_hits(verdict, std::stoull(PQgetvalue(hits.get(), i, 1)),
+                                 found != resolves.end() ? found->second : idcodec_test::Resolves{});
+    }
     for (const WorkerLog& log : logs) {
         for (const auto& [url, code] : log.shortened) {
             const Result result = exec(conn, "SELECT url FROM chaos.url_code WHERE code = $1", {code});
             verdict.count(PQntuples(result.get()) == 0
                               ? std::nullopt
                               : std::optional(std::string_view(PQgetvalue(result.get(), 0, 0)) == url));
-        }
-        for (const auto& [code, counts] : log.resolves) {
-            const Result result = exec(conn, "SELECT hits FROM chaos.url_code WHERE code = $1", {code});
-            if (PQntuples(result.get()) == 0) continue;  // counted with its shorten
-            // acknowledged hits must all be there; more than the calls made would be hits from nowhere
-            const auto hits = std::stoull(PQgetvalue(result.get(), 0, 0));
-            verdict.count(hits < counts.first ? std::nullopt : std::optional(hits <= counts.second), counts.first);
         }
         for (const std::vector<Account>& batch : log.batches) {
             std::optional<bool> correct = true;
@@ -301,12 +303,23 @@ int main(int argc, char** argv) {
     std::vector<Slot> slots(static_cast<std::size_t>(options.connections));
     std::vector<WorkerLog> logs(slots.size());
     Chaos chaos;
+    // the viral link, which most resolves follow, shortened before the chaos starts
+    idcodec_test::Link hot{"https://example.com/chaos/hot", ""};
+    {
+        Connection conn = connect(options.conninfo);
+        const Result result = exec(conn.get(), "SELECT chaos.shorten($1)", {hot.first});
+        if (!ok(result) || PQntuples(result.get()) != 1) {
+            std::fprintf(stderr, "chaos: cannot shorten the hot link: %s", PQerrorMessage(conn.get()));
+            return 2;
+        }
+        hot.second = PQgetvalue(result.get(), 0, 0);
+    }
     std::atomic<bool> stop{false};
     std::vector<std::thread> workers;
     const auto started = Clock::now();
     for (std::size_t i = 0; i < slots.size(); ++i)
-        workers.emplace_back(run_worker, std::cref(options), static_cast<int>(i), std::ref(slots[i]), std::ref(logs[i]),
-                             std::cref(stop));
+        workers.emplace_back(run_worker, std::cref(options), std::cref(hot), static_cast<int>(i), std::ref(slots[i]),
+                             std::ref(logs[i]), std::cref(stop));
     std::thread chaos_thread(run_chaos, std::cref(options), std::ref(slots), std::ref(chaos), std::cref(stop));
     std::this_thread::sleep_for(std::chrono::seconds(options.seconds));
     stop = true;
@@ -317,6 +330,8 @@ int main(int argc, char** argv) {
 
     Connection conn = connect(options.conninfo);
     const Verdict verdict = verify(conn.get(), logs);
+    const idcodec_test::Resolves hot_resolves = idcodec_test::all_resolves(logs)[hot.second];
+    const Result hot_hits = exec(conn.get(), "SELECT chaos.hits_of('url_code', $1)", {hot.second});
 
     std::uint64_t operations = 0, acknowledged = 0;
     std::string per_kind;
@@ -337,13 +352,16 @@ int main(int argc, char** argv) {
     }
     std::printf(
         "chaos: %d connections, %.0f s; operations %llu, acknowledged %llu, verified %llu, lost %llu, "
-        "wrong %llu; cancels %llu, terminations %llu, crashes %llu%s\n",
+        "wrong %llu; cancels %llu, terminations %llu, crashes %llu; hot code: resolves %llu acknowledged of %llu, "
+        "hits %s%s\n",
         options.connections, seconds, static_cast<unsigned long long>(operations),
         static_cast<unsigned long long>(acknowledged), static_cast<unsigned long long>(verdict.verified),
         static_cast<unsigned long long>(verdict.lost), static_cast<unsigned long long>(verdict.wrong),
         static_cast<unsigned long long>(chaos.cancels.load()),
         static_cast<unsigned long long>(chaos.terminations.load()), static_cast<unsigned long long>(chaos.kills.load()),
-        per_kind.c_str());
+        static_cast<unsigned long long>(hot_resolves.acknowledged),
+        static_cast<unsigned long long>(hot_resolves.attempted),
+        ok(hot_hits) && PQntuples(hot_hits.get()) == 1 ? PQgetvalue(hot_hits.get(), 0, 0) : "unread", per_kind.c_str());
     const bool every_chaos = chaos.cancels > 0 && chaos.terminations > 0 && (chaos.kills > 0 || !options.kill);
     return verdict.lost == 0 && verdict.wrong == 0 && verdict.verified > 0 && every_chaos ? 0 : 1;
 }

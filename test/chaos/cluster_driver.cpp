@@ -76,8 +76,8 @@ struct WorkerLog {
     std::map<std::string, std::uint64_t> failures;  // the first line of each error, and how often
     std::uint64_t wrong_reads = 0;
     std::vector<Row> events, members, accounts;
-    std::vector<std::pair<std::string, std::string>> shortened;               // url, code
-    std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> resolves;  // code -> acknowledged, attempted
+    std::vector<idcodec_test::Link> shortened;
+    idcodec_test::ResolvesByCode resolves;
     std::vector<Kind> kind_of;  // what each sequence number (seq) of this client was sent as
 };
 
@@ -125,7 +125,7 @@ std::optional<bool> range(PGconn* conn, const WorkerLog& log, std::mt19937_64& r
     return std::stoull(field(result, 0)) >= own;
 }
 
-void run_worker(const Options& options, int index, WorkerLog& log) {
+void run_worker(const Options& options, const idcodec_test::Link& hot, int index, WorkerLog& log) {
     std::mt19937_64 random(options.seed * 1000003 + static_cast<std::uint64_t>(index));
     Connection conn;
     std::uint64_t serial = 0;
@@ -146,7 +146,7 @@ void run_worker(const Options& options, int index, WorkerLog& log) {
                                       : resolve_op;
         // reads need rows of this client first: such a draw is no operation
         if ((kind == lookup_op && log.events.empty() && log.members.empty() && log.accounts.empty()) ||
-            (kind == range_op && log.events.size() < 2) || (kind == resolve_op && log.shortened.empty()))
+            (kind == range_op && log.events.size() < 2))
             continue;
         const std::uint64_t seq = serial++;
         log.kind_of.push_back(kind);
@@ -171,12 +171,12 @@ void run_worker(const Options& options, int index, WorkerLog& log) {
             const Result result = exec(conn.get(), "SELECT fleet.shorten($1)", {url});
             if ((acknowledged = one_row(result))) log.shortened.emplace_back(url, field(result, 0));
         } else {
-            const auto& [url, code] = log.shortened[random() % log.shortened.size()];
-            auto& [acked, attempted] = log.resolves[code];
-            ++attempted;
+            const auto& [url, code] = idcodec_test::link_to_follow(random, hot, log.shortened);
+            idcodec_test::Resolves& resolves = log.resolves[code];
+            ++resolves.attempted;
             const Result result = exec(conn.get(), "SELECT fleet.resolve($1)", {code});
             if ((acknowledged = one_row(result))) {
-                ++acked;
+                ++resolves.acknowledged;
                 // a resolve counts its hit whatever it returns; it must return the code's URL
                 if (PQgetisnull(result.get(), 0, 0) || field(result, 0) != url) ++log.wrong_reads;
             }
@@ -267,27 +267,23 @@ Outcome verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
             }
         }
     }
-    const Stored codes = stored(conn, "SELECT code, 0, hits, url FROM fleet.url_code");
+    const Stored codes = stored(conn, "SELECT code, 0, fleet.hits_of('url_code', code), url FROM fleet.url_code");
     outcome.duplicated += codes.duplicated;
     for (const WorkerLog& log : logs) {
         for (const auto& [url, code] : log.shortened) {
             const auto it = codes.rows.find(code);
             outcome.verdict.count(it == codes.rows.end() ? std::nullopt : std::optional(it->second.public_id == url));
         }
-        for (const auto& [url, code] : log.shortened) {
-            const auto it = codes.rows.find(code);
-            if (it == codes.rows.end()) continue;  // counted with its shorten
-            // acknowledged hits must all be there; more than the calls made would be hits from nowhere
-            const auto resolved = log.resolves.find(code);
-            const auto [acked, attempted] =
-                resolved != log.resolves.end() ? resolved->second : std::pair<std::uint64_t, std::uint64_t>{};
-            const std::uint64_t hits = it->second.seq;
-            outcome.hits_acknowledged += acked;
-            outcome.hits_found += hits;
-            outcome.verdict.wrong += hits > attempted;
-            if (acked > 0) outcome.verdict.count(hits < acked ? std::nullopt : std::optional(true), acked);
-        }
         outcome.verdict.wrong += log.wrong_reads;
+    }
+    // every stored code's hits (a code not stored is counted with its shorten) against the resolves of all workers
+    const idcodec_test::ResolvesByCode resolves = idcodec_test::all_resolves(logs);
+    for (const auto& [code, row] : codes.rows) {
+        const auto found = resolves.find(code);
+        const idcodec_test::Resolves sent = found != resolves.end() ? found->second : idcodec_test::Resolves{};
+        outcome.hits_acknowledged += sent.acknowledged;
+        outcome.hits_found += row.seq;
+        idcodec_test::count_hits(outcome.verdict, row.seq, sent);
     }
     return outcome;
 }
@@ -301,11 +297,22 @@ int main(int argc, char** argv) {
     std::signal(SIGTERM, end_run);
     std::vector<WorkerLog> logs(static_cast<std::size_t>(options.connections));
     std::vector<std::thread> workers;
+    // the viral link, which most resolves follow (its hit rows all on one shard), shortened before the workers start
+    idcodec_test::Link hot{"https://example.com/fleet/hot", ""};
+    {
+        Connection conn = connect(options.conninfo);
+        const Result result = exec(conn.get(), "SELECT fleet.shorten($1)", {hot.first});
+        if (!one_row(result)) {
+            std::fprintf(stderr, "cluster: cannot shorten the hot link: %s", PQerrorMessage(conn.get()));
+            return 2;
+        }
+        hot.second = field(result, 0);
+    }
     double phase_seconds[phases] = {};
     auto phase_started = Clock::now();
     const auto deadline = phase_started + std::chrono::seconds(options.seconds);
     for (std::size_t i = 0; i < logs.size(); ++i)
-        workers.emplace_back(run_worker, std::cref(options), static_cast<int>(i), std::ref(logs[i]));
+        workers.emplace_back(run_worker, std::cref(options), std::cref(hot), static_cast<int>(i), std::ref(logs[i]));
     // the signal handlers are in place and every connection is up: whoever runs this may signal the phases now
     while (connected.load() < options.connections && Clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -325,6 +332,8 @@ int main(int argc, char** argv) {
 
     Connection conn = connect(options.conninfo);
     const Outcome outcome = verify(conn.get(), logs);
+    const idcodec_test::Resolves hot_resolves = idcodec_test::all_resolves(logs)[hot.second];
+    const Result hot_hits = exec(conn.get(), "SELECT fleet.hits_of('url_code', $1)", {hot.second});
 
     std::uint64_t operations = 0, acknowledged = 0, in_phase[phases] = {};
     std::string per_kind;
@@ -367,13 +376,16 @@ int main(int argc, char** argv) {
     std::printf(
         "cluster: %d connections, seed %llu; operations %llu, acknowledged %llu, verified %llu, lost %llu, duplicated "
         "%llu, "
-        "wrong %llu; rows acknowledged %llu, found %llu; hits acknowledged %llu, counted %llu; throughput: %s%s\n",
+        "wrong %llu; rows acknowledged %llu, found %llu; hits acknowledged %llu, counted %llu; hot code: resolves %llu "
+        "acknowledged of %llu, hits %s; throughput: %s%s\n",
         options.connections, static_cast<unsigned long long>(options.seed), static_cast<unsigned long long>(operations),
         static_cast<unsigned long long>(acknowledged), static_cast<unsigned long long>(verdict.verified),
         static_cast<unsigned long long>(verdict.lost), static_cast<unsigned long long>(outcome.duplicated),
         static_cast<unsigned long long>(verdict.wrong), static_cast<unsigned long long>(outcome.rows_acknowledged),
         static_cast<unsigned long long>(outcome.rows_found), static_cast<unsigned long long>(outcome.hits_acknowledged),
-        static_cast<unsigned long long>(outcome.hits_found), throughput.c_str(), per_kind.c_str());
+        static_cast<unsigned long long>(outcome.hits_found), static_cast<unsigned long long>(hot_resolves.acknowledged),
+        static_cast<unsigned long long>(hot_resolves.attempted),
+        one_row(hot_hits) ? field(hot_hits, 0).c_str() : "unread", throughput.c_str(), per_kind.c_str());
     // the cluster served during the faults and after them, every kind of insert again once they were over
     bool every_insert_after = true;
     for (const Kind kind : {event_op, member_op, account_op}) {

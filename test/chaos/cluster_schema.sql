@@ -16,6 +16,9 @@ CREATE TABLE account (
 );
 SELECT create_distributed_table('account', 'id');
 
-CREATE TABLE url_code (code text PRIMARY KEY, url text NOT NULL, attempt int NOT NULL, hits bigint NOT NULL DEFAULT 0);
+CREATE TABLE url_code (code text PRIMARY KEY, url text NOT NULL, attempt int NOT NULL);
 SELECT create_distributed_table('url_code', 'code');
+-- the hit counts beside their codes: a code's rows on its url_code row's shard
+\ir ../../examples/hit_count.sql
+SELECT create_distributed_table('hit_count', 'code', colocate_with => 'url_code');
 \ir ../../examples/shorturl_service.sql

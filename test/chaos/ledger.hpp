@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace idcodec_test {
@@ -58,6 +60,43 @@ struct Verdict {
         }
     }
 };
+
+// A code's resolves, as the workers logged them: acknowledged (the call returned) and attempted (sent).
+struct Resolves {
+    std::uint64_t acknowledged = 0, attempted = 0;
+};
+using ResolvesByCode = std::map<std::string, Resolves>;
+
+// The resolves of all workers together: they share the hot code.
+template <class Log>
+ResolvesByCode all_resolves(const std::vector<Log>& logs) {
+    ResolvesByCode all;
+    for (const Log& log : logs) {
+        for (const auto& [code, resolves] : log.resolves) {
+            all[code].acknowledged += resolves.acknowledged;
+            all[code].attempted += resolves.attempted;
+        }
+    }
+    return all;
+}
+
+// A shortened link: its URL and its code.
+using Link = std::pair<std::string, std::string>;
+
+// Which link a resolve follows: the hot one three times in four (a viral link), else one the worker shortened.
+template <class Random>
+const Link& link_to_follow(Random& random, const Link& hot, const std::vector<Link>& own) {
+    return own.empty() || random() % 4 != 0 ? hot : own[random() % own.size()];
+}
+
+// A code's hit count against its resolves: every acknowledged one is counted (else lost), and no more than were
+// attempted (else wrong: a hit counted twice, or from nowhere).
+inline void count_hits(Verdict& verdict, std::uint64_t hits, const Resolves& resolves) {
+    if (hits > resolves.attempted)
+        ++verdict.wrong;
+    else if (resolves.acknowledged > 0)
+        verdict.count(hits < resolves.acknowledged ? std::nullopt : std::optional(true), resolves.acknowledged);
+}
 
 inline double percentile(std::vector<double>& values, double p) {
     if (values.empty()) return 0;

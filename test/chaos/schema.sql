@@ -3,8 +3,8 @@
 \set schema chaos
 \ir ../../examples/fresh_schema.sql
 
-CREATE TABLE url_code (code text PRIMARY KEY, url text NOT NULL UNIQUE, attempt int NOT NULL,
-                       hits bigint NOT NULL DEFAULT 0);
+CREATE TABLE url_code (code text PRIMARY KEY, url text NOT NULL UNIQUE, attempt int NOT NULL);
+\ir ../../examples/hit_count.sql
 \ir ../../examples/shorturl_service.sql
 
 CREATE TABLE account (

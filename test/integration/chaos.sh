@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The libpq chaos driver (test/chaos/chaos_driver.cpp) against a cluster of its own: 32 connections run the mixed
 # workload while queries are cancelled, backends terminated and one backend killed with SIGKILL (crash recovery);
-# afterwards nothing acknowledged may be lost or wrong and nothing unacknowledged half-applied.
+# afterwards nothing acknowledged may be lost or wrong and nothing unacknowledged half-applied. Three resolves in four
+# follow one hot code, whose hit count must be exact as every other's.
 # IDCODEC_CHAOS_SECONDS (default 20) and IDCODEC_CHAOS_CONNECTIONS (default 32) size the run.
 # TAP: the driver's verdict read from its summary line, one test for each of the conditions of its exit status.
 source "$(dirname "$0")/../lib/suite.sh"
@@ -28,6 +29,14 @@ check "nothing acknowledged is wrong and nothing unacknowledged half-applied" "w
 verified=$(field verified)
 if [ "${verified:-0}" -gt 0 ]; then tap_ok "acknowledged operations were verified ($verified)"
 else tap_not_ok "acknowledged operations were verified" "$line"; fi
+# three resolves in four follow one hot code (a viral link): its count holds every acknowledged one, and no more than
+# were sent
+read -r hot_acked hot_sent hot_hits < <(sed -nE 's/.*hot code: resolves ([0-9]+) acknowledged of ([0-9]+), hits ([0-9]+).*/\1 \2 \3/p' <<<"$line")
+if [ "${hot_acked:-0}" -gt 0 ] && [ "$hot_hits" -ge "$hot_acked" ] && [ "$hot_hits" -le "$hot_sent" ]; then
+    tap_ok "the hot code: $hot_acked follows acknowledged, $hot_sent sent, $hot_hits counted"
+else
+    tap_not_ok "the hot code: every acknowledged follow counted, none beyond those sent" "$line"
+fi
 # the driver's own rule: every kind of chaos at least once
 for kind in "cancels:queries were cancelled" "terminations:backends were terminated" \
             "crashes:a backend was killed with SIGKILL and the server recovered"; do

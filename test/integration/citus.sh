@@ -136,10 +136,14 @@ check "a time range over the shards, min and max of ulid, a repartition join on 
 100010|1000"
 
 # ---- the short-URL service, distributed by code
-# The table distributed by code; shorten() and resolve() as examples/shorturl_service.sql defines them.
-shorturl="CREATE TABLE url_code (code text PRIMARY KEY, url text NOT NULL, attempt int NOT NULL, hits bigint NOT NULL DEFAULT 0)"
-c -c "CREATE SCHEMA single" -c "SET search_path = single, public" -c "$shorturl" -f examples/shorturl_service.sql
-c -c "$shorturl" -f examples/shorturl_service.sql -c "SELECT create_distributed_table('url_code', 'code')" >/dev/null
+# The table distributed by code, its hit counts beside it (examples/hit_count.sql: a code's rows on its shard);
+# shorten() and resolve() as examples/shorturl_service.sql defines them.
+shorturl="CREATE TABLE url_code (code text PRIMARY KEY, url text NOT NULL, attempt int NOT NULL)"
+c -c "CREATE SCHEMA single" -c "SET search_path = single, public" -c "$shorturl" -f examples/hit_count.sql \
+  -f examples/shorturl_service.sql
+c -c "$shorturl" -c "SELECT create_distributed_table('url_code', 'code')" -f examples/hit_count.sql \
+  -c "SELECT create_distributed_table('hit_count', 'code', colocate_with => 'url_code')" \
+  -f examples/shorturl_service.sql >/dev/null
 run_urls="SELECT shorten('http://www.sina.com.cn/') || ' ' || shorten('http://www.sina.com.cn/');
           SELECT count(shorten('https://example.com/page/' || i, 1)) FROM generate_series(1, 60) i;"
 single_run=$(c -c "SET search_path = single, public" -c "$run_urls")
@@ -149,8 +153,25 @@ check "... the same codes and retries as on one node" \
     "$(c -c "SELECT md5(string_agg(url || code || attempt, ',' ORDER BY url)) || ' ' || count(*) FILTER (WHERE attempt > 0) FROM url_code")" \
     "$(c -c "SELECT md5(string_agg(url || code || attempt, ',' ORDER BY url)) || ' ' || count(*) FILTER (WHERE attempt > 0) FROM single.url_code")"
 check "resolution and hit counting across shards" \
-    "$(c -c "SELECT resolve('GgalHkii')" -c "SELECT resolve('GgalHkii')" -c "SELECT coalesce(resolve('nothing'), 'null')" -c "SELECT hits FROM url_code WHERE code = 'GgalHkii'" | paste -sd' ')" \
+    "$(c -c "SELECT resolve('GgalHkii')" -c "SELECT resolve('GgalHkii')" -c "SELECT coalesce(resolve('nothing'), 'null')" -c "SELECT hits_of('url_code', 'GgalHkii')" | paste -sd' ')" \
     "http://www.sina.com.cn/ http://www.sina.com.cn/ null 2"
+check "... and in batches, in the order given" \
+    "$(c -c "SELECT shorten(ARRAY['http://www.sina.com.cn/', NULL])" -c "SELECT resolve(ARRAY['nothing', 'GgalHkii', NULL])" \
+         -c "SELECT hits_of('url_code', 'GgalHkii')" | paste -sd' ')" \
+    "{GgalHkii,NULL} {NULL,http://www.sina.com.cn/,NULL} 3"
+# A viral link: 8 clients follow one code for 5 s (pgbench, each follow its own transaction); its count is exactly
+# the follows that committed, and its rows are on the shard of its url_code row.
+printf "SELECT resolve('GgalHkii');\n" >"$CLUSTERS/hot.sql"
+hot_out=$("$PG_BIN/pgbench" -h localhost -p "$coordinator" -U postgres -n -c 8 -j 2 -T 5 -M prepared \
+              -f "$CLUSTERS/hot.sql" postgres 2>&1)
+committed=$(sed -nE 's/^number of transactions actually processed: ([0-9]+).*/\1/p' <<<"$hot_out")
+failed=$(sed -nE 's/^number of failed transactions: ([0-9]+).*/\1/p' <<<"$hot_out")
+check "a hot code followed from 8 clients at once: every committed follow counted once (${committed:-?} committed, ${failed:-0} failed)" \
+    "$(c -c "SELECT hits_of('url_code', 'GgalHkii')")" "$((${committed:-0} + 3))"
+check "... its hit rows on the shard of its url_code row" \
+    "$(c -c "SELECT count(DISTINCT get_shard_id_for_distribution_column('hit_count', code))
+                    = 1 AND bool_and(get_shard_id_for_distribution_column('hit_count', code) IN
+                    (SELECT get_shard_id_for_distribution_column('url_code', 'GgalHkii'))) FROM hit_count")" "t"
 
 # ---- the dedup store: files by name, chunks by digest
 mb=${IDCODEC_CITUS_CHUNK_MB:-64}

@@ -80,6 +80,14 @@ wait "$driver" || status=$?
 summary=$(tail -n 1 "$out")
 check "the driver's verdict: nothing acknowledged lost, duplicated or wrong, every read right" \
     "$status $(grep -oE 'lost [0-9]+, duplicated [0-9]+, wrong [0-9]+' <<<"$summary")" "0 lost 0, duplicated 0, wrong 0"
+# three resolves in four follow one hot code, its hit rows on one shard: every acknowledged follow counted, none
+# beyond those sent
+read -r hot_acked hot_sent hot_hits < <(sed -nE 's/.*hot code: resolves ([0-9]+) acknowledged of ([0-9]+), hits ([0-9]+).*/\1 \2 \3/p' <<<"$summary")
+if [ "${hot_acked:-0}" -gt 0 ] && [ "$hot_hits" -ge "$hot_acked" ] && [ "$hot_hits" -le "$hot_sent" ]; then
+    tap_ok "the hot code: $hot_acked follows acknowledged, $hot_sent sent, $hot_hits counted"
+else
+    tap_not_ok "the hot code: every acknowledged follow counted, none beyond those sent" "$summary"
+fi
 
 # every B-tree index of every shard (on both workers) is clean; the moved shard's old copy is dropped first
 c -c "CALL citus_cleanup_orphaned_resources()" >/dev/null
@@ -91,9 +99,9 @@ for port in "${workers[@]}"; do
         JOIN pg_am a ON a.oid = c.relam AND a.amname = 'btree' WHERE c.relkind = 'i'" 2>&1) || { tap_diag "$n"; n=0; }
     indexes=$((indexes + n))
 done
-# (each worker also has the 4 tables' shells, Citus's copy of the distributed table, with their indexes)
-check "every shard index passes amcheck: 4 tables' primary keys in 32 shards, and in the shells on both workers" \
-    "$indexes" "$((4 * 32 + 4 * 2))"
+# (each worker also has the 5 tables' shells, Citus's copy of the distributed table, with their indexes)
+check "every shard index passes amcheck: 5 tables' primary keys in 32 shards, and in the shells on both workers" \
+    "$indexes" "$((5 * 32 + 5 * 2))"
 check "no backend of any node crashed or failed an assertion" "$(citus_crashes)" ""
 tap_diag "$(grep '^failed ' "$out" || true)"
 tap_diag "$summary"
