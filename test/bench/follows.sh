@@ -69,7 +69,7 @@ for workload in "${workloads[@]}"; do
         'BEGIN { printf "%-48s | %9.0f | %.2f\n", name, t, t / u }'
 done
 awk -v h="${best[hot]}" -v u="${best[uniform]}" \
-    'BEGIN { r = h / u; printf "hot / uniform: %.2f (target >= 0.90: %s)\n", r, r >= 0.9 ? "met" : "misses" }'
+    'BEGIN { r = h / u; printf "hot / uniform: %.2f (target >= 0.90: %s)\n", r, (r >= 0.9 ? "met" : "misses") }'
 echo "hit_count after the runs: $hits"
 
 # ---- batches of 100, one client: the calls a second, and what one batch saves over 100 single calls
