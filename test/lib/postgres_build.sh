@@ -10,7 +10,8 @@
 #   postgres_require VERSION         postgres_build for a script that reports steps: when it cannot be had, the
 #                                    script ends with "SKIPPED: <reason>" (exit 77) or "FAILED: ..." (exit 1)
 #   idcodec_copy_sources DEST        the sources and suites copied to DEST, for a build outside the checkout
-#   idcodec_build_for PG_CONFIG DEST idcodec built in such a copy with -Werror and installed into that PostgreSQL
+#   idcodec_build_for PG_CONFIG DEST idcodec built in such a copy with -Werror and installed into that PostgreSQL (once
+#                                    for the same sources and PostgreSQL)
 #
 # IDCODEC_CACHE (scripts/setup.sh) is the cache.
 source "$(dirname "${BASH_SOURCE[0]}")/lock.sh"
@@ -93,24 +94,36 @@ postgres_require() {
     esac
 }
 
-# idcodec_copy_sources DEST: what building idcodec and running its pg_regress suites need, copied to DEST (build
-# products left out), so a build for another major or with sanitizers leaves the checkout's own objects alone.
-# DEST's own objects from an earlier build stay: the copies keep their sources' times, so make rebuilds what
-# changed since.
+# idcodec_sources: what building idcodec and running its pg_regress suites need, as a tar stream on stdout (build
+# products left out; times and owners fixed, so the same sources give the same bytes)
+idcodec_sources() {
+    (cd "$IDCODEC_ROOT" && tar --exclude='*.o' --exclude='*.d' --exclude='*.so' --sort=name --mtime=@0 --owner=0 \
+        --group=0 --numeric-owner -cf - Makefile ./*.control ./*--*.sql src sql expected examples test/regress \
+        test/releases test/vectors test/data test/sanitizer/control.cpp)
+}
+
+# idcodec_copy_sources DEST: those sources copied to DEST, so a build for another major or with sanitizers leaves the
+# checkout's own objects alone. DEST's own objects from an earlier build stay: make rebuilds what changed since.
 idcodec_copy_sources() {
     mkdir -p "$1"
     find "$1" -type f ! -name '*.o' ! -name '*.d' ! -name '*.so' -delete
-    (cd "$IDCODEC_ROOT" && tar --exclude='*.o' --exclude='*.d' --exclude='*.so' -cf - Makefile ./*.control ./*--*.sql \
-        src sql expected examples test/regress test/releases test/vectors test/data test/sanitizer/control.cpp) |
-        tar -C "$1" -xf -
+    idcodec_sources | tar -C "$1" -xf -
 }
 
 # idcodec_build_for PG_CONFIG DEST: idcodec built in a copy of the sources in DEST against that PostgreSQL, warnings
 # as errors, and installed into it with the earlier releases' complete install scripts (test/releases/), as a test
-# installation needs them.
+# installation needs them. Done once for the same sources and PostgreSQL: the jobs of a run that share a major (its
+# suites, the upgrades) call it under one lock, and the first builds; a later call leaves DEST and the installation
+# as they are, as another job may be running pg_regress from DEST.
 idcodec_build_for() {
-    local pg_config=$1 dest=$2
+    local pg_config=$1 dest=$2 stamp
+    stamp=$({ idcodec_sources; "$pg_config" --version; } | sha256sum | cut -c1-16)
+    if [ -f "$dest/.built-$stamp" ] && cmp -s "$dest/idcodec.so" "$("$pg_config" --pkglibdir)/idcodec.so"; then
+        return 0
+    fi
+    rm -f "$dest"/.built-*
     idcodec_copy_sources "$dest"
     make -C "$dest" -s -j"$(nproc)" PG_CONFIG="$pg_config" WERROR=1 >"$dest/build.log" 2>&1 &&
-        make -C "$dest" -s PG_CONFIG="$pg_config" WITH_RELEASE_FIXTURES=1 install >>"$dest/build.log" 2>&1
+        make -C "$dest" -s PG_CONFIG="$pg_config" WITH_RELEASE_FIXTURES=1 install >>"$dest/build.log" 2>&1 &&
+        touch "$dest/.built-$stamp"
 }
