@@ -53,6 +53,18 @@ BEGIN
     END IF;
 END $$;
 
+-- followed(url, counted, code): what a follow returns, the code's URL (NULL for an unknown code), with its hit counted
+-- when the code was found.
+-- check-scripts: accept PS004, PS016, PS017: count_hit is found on the search path set above (FROM CURRENT)
+CREATE FUNCTION :"function_schema".followed(url text, counted text, code text) RETURNS text LANGUAGE plpgsql
+SET search_path FROM CURRENT AS $$
+BEGIN
+    IF url IS NOT NULL THEN
+        PERFORM count_hit(counted, code);
+    END IF;
+    RETURN url;
+END $$;
+
 -- hits_of(counted, code): the exact count.
 -- check-scripts: accept PS004, PS017: hit_count is found on the search path set above (FROM CURRENT)
 CREATE FUNCTION :"function_schema".hits_of(counted text, code text) RETURNS bigint LANGUAGE sql STABLE

@@ -23,16 +23,13 @@ FROM link ORDER BY id;
 -- each other.
 \ir hit_count.sql
 \ir function_search_path.sql
--- check-scripts: accept PS004, PS016, PS017: link and count_hit are found on the search path set above (FROM CURRENT)
+-- check-scripts: accept PS004, PS016, PS017: link and followed are found on the search path set above (FROM CURRENT)
 CREATE FUNCTION :"function_schema".follow(short_code text) RETURNS text LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
     target pg_catalog.text;
 BEGIN
     SELECT l.url INTO target FROM link l WHERE l.code OPERATOR(pg_catalog.=) short_code;
-    IF FOUND THEN
-        PERFORM count_hit('link', short_code);
-    END IF;
-    RETURN target;
+    RETURN followed(target, 'link', short_code);
 END $$;
 \ir caller_search_path.sql
 

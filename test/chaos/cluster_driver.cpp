@@ -267,7 +267,11 @@ Outcome verify(PGconn* conn, const std::vector<WorkerLog>& logs) {
             }
         }
     }
-    const Stored codes = stored(conn, "SELECT code, 0, fleet.hits_of('url_code', code), url FROM fleet.url_code");
+    // (the counts as hits_of() sums them, in one query: a function that queries the cluster cannot run on a shard)
+    const Stored codes = stored(conn,
+                                "SELECT u.code, 0, COALESCE(sum(h.hits), 0), u.url FROM fleet.url_code u "
+                                "LEFT JOIN fleet.hit_count h ON h.code = u.code AND h.counted = 'url_code' "
+                                "GROUP BY u.code, u.url");
     outcome.duplicated += codes.duplicated;
     for (const WorkerLog& log : logs) {
         for (const auto& [url, code] : log.shortened) {

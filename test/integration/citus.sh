@@ -168,10 +168,12 @@ committed=$(sed -nE 's/^number of transactions actually processed: ([0-9]+).*/\1
 failed=$(sed -nE 's/^number of failed transactions: ([0-9]+).*/\1/p' <<<"$hot_out")
 check "a hot code followed from 8 clients at once: every committed follow counted once (${committed:-?} committed, ${failed:-0} failed)" \
     "$(c -c "SELECT hits_of('url_code', 'GgalHkii')")" "$((${committed:-0} + 3))"
-check "... its hit rows on the shard of its url_code row" \
-    "$(c -c "SELECT count(DISTINCT get_shard_id_for_distribution_column('hit_count', code))
-                    = 1 AND bool_and(get_shard_id_for_distribution_column('hit_count', code) IN
-                    (SELECT get_shard_id_for_distribution_column('url_code', 'GgalHkii'))) FROM hit_count")" "t"
+check "... its hit rows beside its url_code row: the two tables colocated, the code's shards of both on one node" \
+    "$(c -c "SELECT (SELECT count(DISTINCT colocationid) FROM pg_dist_partition
+                     WHERE logicalrelid IN ('url_code'::regclass, 'hit_count'::regclass)) = 1
+                AND (SELECT count(DISTINCT (nodename, nodeport)) FROM citus_shards
+                     WHERE shardid IN (get_shard_id_for_distribution_column('url_code', 'GgalHkii'),
+                                       get_shard_id_for_distribution_column('hit_count', 'GgalHkii'))) = 1")" "t"
 
 # ---- the dedup store: files by name, chunks by digest
 mb=${IDCODEC_CITUS_CHUNK_MB:-64}
