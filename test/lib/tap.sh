@@ -127,7 +127,7 @@ tap_read() {
 }
 
 tap_include() {
-    local prefix=$1 line status plan="" planned_skip="" ran=0 failed=0 out
+    local prefix=$1 line status plan="" planned_skip="" ran=0 failed=0 out started=$SECONDS
     shift
     out=$(mktemp)
     # (its failure is reported below, never ends a caller running under set -e)
@@ -150,5 +150,6 @@ tap_include() {
         tap_not_ok "$prefix: ran to its end (plan ${plan:-missing}, $ran tests, exit status $status$(
             [ $status = 124 ] && echo ": stopped after ${TAP_INCLUDE_SECONDS:-3600} s"))" "$(tail -n 40 "$out")"
     fi
+    printf '    # %s took %d s\n' "$prefix" $((SECONDS - started))
     rm -f "$out"
 }
