@@ -85,6 +85,7 @@ suite planner
 suite snowflake_pressure
 suite snowflake_attack IDCODEC_PUSH_SECONDS=5
 suite snowflake_clock
+suite snowflake_disk
 suite snowflake_convert
 # the reservation file's errors on a build with assertions (they check the LWLock's use)
 suite snowflake_file

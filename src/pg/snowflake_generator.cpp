@@ -5,6 +5,8 @@
 // ahead of the clock. A reservation, written to a file of the data directory about once a second, bounds every
 // ticket handed out; the first generation of each life of the server (a start, a restart after a crash, a promotion)
 // starts above it and above the clock plus a margin, so no restart, failover or file operation can repeat an ID.
+// The reservation is renewed by a background worker of its own (the reserver), asked half a reservation before it
+// runs out: no call waits on the disk unless the disk takes longer than that, or no worker can be started.
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -26,9 +28,15 @@
 extern "C" {
 #include "access/xlog.h"
 #include "common/file_perm.h"
+#include "miscadmin.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
 #include "storage/ipc.h"
+#include "storage/latch.h"
 #include "storage/lwlock.h"
+#include "storage/proc.h"
 #include "storage/shmem.h"
+#include "utils/wait_event.h"
 }
 
 using namespace idcodec::snowflake;
@@ -57,6 +65,11 @@ struct SharedGenerator {
     std::uint64_t life_floor;      // the time part this life started from: tickets below it may have been taken
     std::uint32_t reserving;       // 1 while a process writes a new reservation
     std::uint32_t started;         // 1 once this life's first generation has set the counter above its floor
+    // Times in the clock's time part: when a call last asked for a renewal the reserver has not made yet (0: none),
+    // when a reserver was registered that has not started yet (0: none); and the running reserver (null: none).
+    std::uint64_t renewal_asked;
+    std::uint64_t reserver_registered;
+    PGPROC* reserver;
     int life_tranche;
     // Held by the process that starts a life, across its reads and writes of the file: a tranche of idcodec's own,
     // so that a slow disk holds up no other extension's start and a wait on it is named.
@@ -64,6 +77,11 @@ struct SharedGenerator {
 };
 // 1.6.1's and 1.6.2's size (above)
 static_assert(sizeof(SharedGenerator) != 32);
+
+// A request the reserver has not taken up this long after it was made is made again (its wake-up can be lost to a
+// reserver that was stopping), and a reserver not running this long after it was registered is registered again.
+constexpr std::uint64_t renewal_request_retry_ms = 100;
+constexpr std::uint64_t reserver_start_limit_ms = 1000;
 
 SharedGenerator* attached = nullptr;  // this process's address of the structure
 
@@ -239,30 +257,80 @@ void start_life(SharedGenerator& shared, std::uint64_t now_units) {
         // a clock at the layout's end reserves at most this far; a larger value was not written here
         if (reserved_units > (std::uint64_t{1} << pgedge.time_bits()) + reservation_ms)
             refuse_reservation_file("holds a reservation past the end of the IDs' time");
-        // the file holds this life's form from now on (after a take-over, 1.6.0's tickets are in the reservation)
-        if (read.outcome == ReadReservation::Outcome::ticket_word) refuse_unwritten(write_reservation(reserved_units));
         const std::uint64_t floor = std::max(reserved_units, now_units + start_margin_ms);
+        // The life's first reservation, written while its first call waits for the clock to reach the floor (and in
+        // this life's form: after a take-over, 1.6.0's tickets are below it). Past the layout's end nothing is handed
+        // out, and a reservation stays within what the check above accepts.
+        const std::uint64_t until = std::min(floor, std::uint64_t{1} << pgedge.time_bits()) + reservation_ms;
+        refuse_unwritten(write_reservation(until));
         std::atomic_ref(shared.last_ticket).store((floor << pgedge.counter_bits) - 1, std::memory_order_relaxed);
         std::atomic_ref(shared.life_floor).store(floor, std::memory_order_relaxed);
-        std::atomic_ref(shared.reserved_units).store(reserved_units, std::memory_order_relaxed);
+        std::atomic_ref(shared.reserved_units).store(until, std::memory_order_relaxed);
         std::atomic_ref(shared.started).store(1, std::memory_order_release);
     }
     LWLockRelease(&shared.life_lock);
 }
 
-// Raises the reservation to the clock plus its length, unless another process is doing so; whether this one did.
-bool raise_reservation(SharedGenerator& shared, std::uint64_t now_units) {
+// Raises the reservation to the clock plus its length, unless another process is doing so; whether this one tried.
+// What went wrong writing it is left in `problem` (the reserver, a background worker, has no caller to tell).
+bool try_raise_reservation(SharedGenerator& shared, std::uint64_t now_units, FileProblem& problem) {
     std::uint32_t idle = 0;
     if (!std::atomic_ref(shared.reserving).compare_exchange_strong(idle, 1, std::memory_order_acquire)) return false;
     // never below what is reserved already (this process's clock reading may be older than another's)
     const std::uint64_t until =
         std::max(now_units + reservation_ms, std::atomic_ref(shared.reserved_units).load(std::memory_order_acquire));
-    const FileProblem problem = write_reservation(until);
+    problem = write_reservation(until);
     if (problem.error == 0 && problem.unusable == nullptr)
         std::atomic_ref(shared.reserved_units).store(until, std::memory_order_release);
     std::atomic_ref(shared.reserving).store(0, std::memory_order_release);
-    refuse_unwritten(problem);
     return true;
+}
+
+// try_raise_reservation for a call, which raises what went wrong.
+bool raise_reservation(SharedGenerator& shared, std::uint64_t now_units) {
+    FileProblem problem;
+    const bool tried = try_raise_reservation(shared, now_units, problem);
+    refuse_unwritten(problem);
+    return tried;
+}
+
+// Registers the reserver with the postmaster; false when no background worker slot is free.
+bool start_reserver() {
+    BackgroundWorker worker;
+    memset(&worker, 0, sizeof worker);
+    // connected to no database (the shared catalogs only), which shows it in pg_stat_activity
+    worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+    worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+    worker.bgw_restart_time = BGW_NEVER_RESTART;
+    strlcpy(worker.bgw_library_name, "idcodec", sizeof worker.bgw_library_name);
+    strlcpy(worker.bgw_function_name, "idcodec_snowflake_reserver", sizeof worker.bgw_function_name);
+    strlcpy(worker.bgw_name, "idcodec snowflake reserver", sizeof worker.bgw_name);
+    strlcpy(worker.bgw_type, "idcodec snowflake reserver", sizeof worker.bgw_type);
+    return RegisterDynamicBackgroundWorker(&worker, nullptr);
+}
+
+// Asks the reserver to renew the reservation, registering one when none runs; false when none runs nor can be
+// registered (the caller then renews it itself). A request is made once: later calls see it, unless it has waited
+// too long.
+bool ask_for_renewal(SharedGenerator& shared, std::uint64_t now_units) {
+    std::atomic_ref asked(shared.renewal_asked);
+    std::uint64_t seen = asked.load(std::memory_order_acquire);
+    if (seen != 0 && now_units < seen + renewal_request_retry_ms) return true;
+    if (!asked.compare_exchange_strong(seen, now_units)) return true;  // another call asks
+    // The request is stored before the reserver is looked for, and the reserver stores itself before it looks for a
+    // request (both sequentially consistent): one of the two sees the other.
+    if (PGPROC* reserver = std::atomic_ref(shared.reserver).load()) {
+        SetLatch(&reserver->procLatch);
+        return true;
+    }
+    std::atomic_ref registered(shared.reserver_registered);
+    std::uint64_t at = registered.load(std::memory_order_acquire);
+    if (at != 0 && now_units < at + reserver_start_limit_ms) return true;  // it takes the request up when it starts
+    if (!registered.compare_exchange_strong(at, now_units)) return true;
+    if (start_reserver()) return true;
+    registered.store(0);
+    asked.store(0);
+    return false;
 }
 
 // The clock in microseconds since 1970.
@@ -366,10 +434,12 @@ IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate) {
                                              .take(now_units, pgedge, clock_wait_limit_ms, reservation_ms);
         switch (take.outcome) {
             case TicketCounter::Take::Outcome::taken:
-                if (take.renew) raise_reservation(shared, now_units);
+                if (take.renew && !ask_for_renewal(shared, now_units)) raise_reservation(shared, now_units);
                 PG_RETURN_INT64(compose(take.ticket, static_cast<std::uint32_t>(node_id), pgedge));
             case TicketCounter::Take::Outcome::reserve:
-                // another process is writing the reservation: it is on disk within a moment
+                // The reservation is spent: the reserver is late (a disk slower than half a reservation) or not
+                // running. This call writes it, unless another process is doing so: then it is on disk within a
+                // moment.
                 if (!raise_reservation(shared, now_units)) wait_for_clock(now_us, now_us + 200);
                 break;
             case TicketCounter::Take::Outcome::wait:
@@ -388,6 +458,39 @@ IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate) {
                 ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
                                 errmsg("snowflake_generate: the IDs' 41 bits of milliseconds since 2023 are spent")));
         }
+    }
+}
+
+// The reserver: a background worker that renews the reservation whenever a call asks, so that no call waits on the
+// disk. It writes nothing of its own accord and reports nothing: a reservation it fails to write runs out, and the
+// call that finds it spent writes it and raises what went wrong.
+extern "C" PGDLLEXPORT void idcodec_snowflake_reserver(Datum);
+
+void idcodec_snowflake_reserver(Datum) {
+    pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
+    BackgroundWorkerUnblockSignals();
+    BackgroundWorkerInitializeConnection(nullptr, nullptr, 0);
+    SharedGenerator& shared = shared_generator();
+    std::atomic_ref(shared.reserver).store(MyProc);
+    std::atomic_ref(shared.reserver_registered).store(0);
+    before_shmem_exit([](int, Datum) { std::atomic_ref(shared_generator().reserver).store(nullptr); }, 0);
+    std::atomic_ref asked(shared.renewal_asked);
+    while (!ShutdownRequestPending) {
+        ResetLatch(MyLatch);
+        long wait_ms = -1;  // until a call asks
+        if (std::uint64_t request = asked.load(); request != 0) {
+            const std::uint64_t now_units = clock_units(clock_unix_us(), "the snowflake reserver");
+            FileProblem ignored;
+            // a renewal made since the request (by a call that found the reservation spent) answers it
+            const bool renewed =
+                std::atomic_ref(shared.reserved_units).load(std::memory_order_acquire) > now_units + reservation_ms / 2;
+            if (renewed || try_raise_reservation(shared, now_units, ignored))
+                asked.compare_exchange_strong(request, 0);
+            else
+                wait_ms = 1;  // another process is writing it: look again in a moment
+        }
+        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | (wait_ms >= 0 ? WL_TIMEOUT : 0), wait_ms,
+                        PG_WAIT_EXTENSION);
     }
 }
 
