@@ -477,6 +477,9 @@ void idcodec_snowflake_reserver(Datum) {
     std::atomic_ref asked(shared.renewal_asked);
     while (!ShutdownRequestPending) {
         ResetLatch(MyLatch);
+        // A signal's requests: above all a barrier, which some commands (DROP DATABASE among them) wait for every
+        // process to absorb, and which a process asleep on its latch absorbs only here.
+        CHECK_FOR_INTERRUPTS();
         long wait_ms = -1;  // until a call asks
         if (std::uint64_t request = asked.load(); request != 0) {
             const std::uint64_t now_units = clock_units(clock_unix_us(), "the snowflake reserver");

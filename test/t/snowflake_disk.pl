@@ -113,6 +113,14 @@ cmp_ok($by_reserver, '>=', 2, "with the reserver: it renewed the reservation whi
 cmp_ok($worst, '<', $sync_ms / 2 * 1000,
 	"with the reserver: no call took half a sync of $sync_ms ms (the longest took $worst us of $calls calls)");
 
+# A running reserver absorbs the barriers that some commands wait for every process to absorb: DROP DATABASE ends.
+$node->safe_psql('postgres', 'CREATE DATABASE dropped');
+my ($dropped_out, $dropped_err) = ('', '');
+my $dropped = IPC::Run::run(
+	[ 'psql', '-X', '-At', '-d', $node->connstr('postgres'), '-c', "SET statement_timeout = '20s'", '-c', 'DROP DATABASE dropped' ],
+	'>', \$dropped_out, '2>', \$dropped_err);
+ok($dropped, 'with the reserver running, DROP DATABASE ends (its barrier is absorbed)') or diag($dropped_err);
+
 # Killed, the reserver is started again by the next call that asks for a renewal.
 $node->safe_psql('postgres', "SELECT pg_terminate_backend($reserver)");
 $node->poll_query_until('postgres',
