@@ -245,11 +245,36 @@ void refuse_unwritten(const FileProblem& problem) {
     }
 }
 
+// Registers the reserver with the postmaster unless one runs or is starting; false when no background worker slot is
+// free.
+bool start_reserver(SharedGenerator& shared, std::uint64_t now_units) {
+    if (std::atomic_ref(shared.reserver).load() != nullptr) return true;
+    std::atomic_ref registered(shared.reserver_registered);
+    std::uint64_t at = registered.load(std::memory_order_acquire);
+    if (at != 0 && now_units < at + reserver_start_limit_ms) return true;
+    if (!registered.compare_exchange_strong(at, now_units)) return true;
+    BackgroundWorker worker;
+    memset(&worker, 0, sizeof worker);
+    // connected to no database (the shared catalogs only), which shows it in pg_stat_activity
+    worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+    worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+    worker.bgw_restart_time = BGW_NEVER_RESTART;
+    strlcpy(worker.bgw_library_name, "idcodec", sizeof worker.bgw_library_name);
+    strlcpy(worker.bgw_function_name, "idcodec_snowflake_reserver", sizeof worker.bgw_function_name);
+    strlcpy(worker.bgw_name, "idcodec snowflake reserver", sizeof worker.bgw_name);
+    strlcpy(worker.bgw_type, "idcodec snowflake reserver", sizeof worker.bgw_type);
+    if (RegisterDynamicBackgroundWorker(&worker, nullptr)) return true;
+    registered.store(0);
+    return false;
+}
+
 // The first generation of this life of the server: the counter starts at the later of the reservation and the clock
-// plus the start margin (waited for like a clock that stepped back).
+// plus the start margin (waited for like a clock that stepped back). The reserver is started with the life, so that
+// it runs before the first renewal is asked of it: a worker's start can take longer than the renewal's lead.
 void start_life(SharedGenerator& shared, std::uint64_t now_units) {
     LWLockAcquire(&shared.life_lock, LW_EXCLUSIVE);
-    if (std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0) {
+    const bool starting = std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0;
+    if (starting) {
         ReadReservation read = read_reservation_file();
         if (read.outcome == ReadReservation::Outcome::ticket_word) read = take_over_ticket_word();
         const std::int64_t reserved_ms = std::max<std::int64_t>(read.unix_ms, epoch_unix_ms);
@@ -269,6 +294,7 @@ void start_life(SharedGenerator& shared, std::uint64_t now_units) {
         std::atomic_ref(shared.started).store(1, std::memory_order_release);
     }
     LWLockRelease(&shared.life_lock);
+    if (starting) (void)start_reserver(shared, now_units);  // without one, the calls renew the reservation themselves
 }
 
 // Raises the reservation to the clock plus its length, unless another process is doing so; whether this one tried.
@@ -294,21 +320,6 @@ bool raise_reservation(SharedGenerator& shared, std::uint64_t now_units) {
     return tried;
 }
 
-// Registers the reserver with the postmaster; false when no background worker slot is free.
-bool start_reserver() {
-    BackgroundWorker worker;
-    memset(&worker, 0, sizeof worker);
-    // connected to no database (the shared catalogs only), which shows it in pg_stat_activity
-    worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-    worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-    worker.bgw_restart_time = BGW_NEVER_RESTART;
-    strlcpy(worker.bgw_library_name, "idcodec", sizeof worker.bgw_library_name);
-    strlcpy(worker.bgw_function_name, "idcodec_snowflake_reserver", sizeof worker.bgw_function_name);
-    strlcpy(worker.bgw_name, "idcodec snowflake reserver", sizeof worker.bgw_name);
-    strlcpy(worker.bgw_type, "idcodec snowflake reserver", sizeof worker.bgw_type);
-    return RegisterDynamicBackgroundWorker(&worker, nullptr);
-}
-
 // Asks the reserver to renew the reservation, registering one when none runs; false when none runs nor can be
 // registered (the caller then renews it itself). A request is made once: later calls see it, unless it has waited
 // too long.
@@ -323,12 +334,7 @@ bool ask_for_renewal(SharedGenerator& shared, std::uint64_t now_units) {
         SetLatch(&reserver->procLatch);
         return true;
     }
-    std::atomic_ref registered(shared.reserver_registered);
-    std::uint64_t at = registered.load(std::memory_order_acquire);
-    if (at != 0 && now_units < at + reserver_start_limit_ms) return true;  // it takes the request up when it starts
-    if (!registered.compare_exchange_strong(at, now_units)) return true;
-    if (start_reserver()) return true;
-    registered.store(0);
+    if (start_reserver(shared, now_units)) return true;  // it takes the request up when it starts
     asked.store(0);
     return false;
 }

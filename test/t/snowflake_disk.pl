@@ -42,15 +42,18 @@ DECLARE
     stop timestamptz := clock_timestamp() + seconds * interval '1 second';
     before timestamptz;
     after timestamptz;
+    id bigint;
     ids bigint[] := '{}';
 BEGIN
     pid := pg_backend_pid();
     calls := 0;
     worst_us := 0;
     LOOP
+        -- only the call is timed (the array grows by copying now and then)
         before := clock_timestamp();
-        ids := ids || snowflake_generate();
+        id := snowflake_generate();
         after := clock_timestamp();
+        ids := ids || id;
         worst_us := greatest(worst_us, (extract(epoch FROM after - before) * 1000000)::bigint);
         calls := calls + 1;
         EXIT WHEN after >= stop;
@@ -98,8 +101,12 @@ sub push_sessions
 	return (\%pids, $worst, $calls, [ syncs($from) ]);
 }
 
-# The first call of a life writes the life's first reservation, while it waits for the clock to pass the start margin.
+# The first call of a life writes the life's first reservation, while it waits for the clock to pass the start margin,
+# and starts the reserver, which then runs before the first renewal is due.
 $node->safe_psql('postgres', 'SELECT snowflake_generate()');
+ok($node->poll_query_until('postgres',
+		"SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'idcodec snowflake reserver'"),
+	"the life's first call started the reserver");
 
 my ($pids, $worst, $calls, $syncs) = push_sessions(2, 'with the reserver');
 my @by_calls = grep { $pids->{ $_->[0] } } @$syncs;
