@@ -1,5 +1,5 @@
 # Snowflake generation never waits on the disk: the reservation file is renewed by the reserver, a background worker,
-# asked half a reservation ahead, so a call returns at once even when each sync of that file takes 300 ms (a shim,
+# asked half a reservation ahead, so a call returns at once even when each sync of that file takes 250 ms (a shim,
 # lib/slow_sync_shim.c, slows them and logs which process synced when). Killed, the reserver is started again; with
 # no background worker to be had, the calls renew the reservation themselves, and IDs still come. Every ID stays
 # below the reservation on disk.
@@ -12,7 +12,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $sync_ms = 300;
+my $sync_ms = 250;
 my $push_seconds = 2;
 # (absolute: some majors' framework gives a relative one, and the server's processes work in its data directory)
 my $dir = File::Spec->rel2abs(PostgreSQL::Test::Utils::tempdir());
@@ -115,7 +115,7 @@ is(scalar(@by_calls), 0, 'with the reserver: no call synced the reservation file
 my $reserver = reservers();
 ok($reserver =~ /^\d+$/, "with the reserver: one reserver runs ($reserver)");
 my $by_reserver = grep { $_->[0] eq $reserver } @$syncs;
-# renewed every half reservation: about 4 times in 2 s, fewer as each takes 300 ms here
+# renewed every half reservation: about 4 times in 2 s, fewer as each takes 250 ms here
 cmp_ok($by_reserver, '>=', 2, "with the reserver: it renewed the reservation while the calls went on ($by_reserver syncs)");
 cmp_ok($worst, '<', $sync_ms / 2 * 1000,
 	"with the reserver: no call took half a sync of $sync_ms ms (the longest took $worst us of $calls calls)");
