@@ -71,19 +71,25 @@ std::string_view key_part(const Number& number) {
 
 // The call site's state, created on first use in fn_mcxt and destroyed when that context is reset or deleted.
 template <class Site>
-Site& call_site(FunctionCallInfo fcinfo) {
-    FmgrInfo* flinfo = fcinfo->flinfo;
-    if (flinfo->fn_extra == nullptr) {
-        void* memory = MemoryContextAlloc(flinfo->fn_mcxt, sizeof(Site));
-        auto* callback =
-            static_cast<MemoryContextCallback*>(MemoryContextAlloc(flinfo->fn_mcxt, sizeof(MemoryContextCallback)));
-        Site* site = new (memory) Site();
-        callback->func = [](void* arg) { static_cast<Site*>(arg)->~Site(); };
-        callback->arg = site;
-        MemoryContextRegisterResetCallback(flinfo->fn_mcxt, callback);
-        flinfo->fn_extra = site;
-    }
-    return *static_cast<Site*>(flinfo->fn_extra);
+[[gnu::noinline]] Site& create_call_site(FmgrInfo* flinfo) {
+    void* memory = MemoryContextAlloc(flinfo->fn_mcxt, sizeof(Site));
+    auto* callback =
+        static_cast<MemoryContextCallback*>(MemoryContextAlloc(flinfo->fn_mcxt, sizeof(MemoryContextCallback)));
+    Site* site = new (memory) Site();
+    callback->func = [](void* arg) { static_cast<Site*>(arg)->~Site(); };
+    callback->arg = site;
+    MemoryContextRegisterResetCallback(flinfo->fn_mcxt, callback);
+    flinfo->fn_extra = site;
+    return *site;
+}
+
+// Inline: every row of a call site looks it up.
+template <class Site>
+inline Site& call_site(FunctionCallInfo fcinfo) {
+    void* const extra = fcinfo->flinfo->fn_extra;
+    if (extra == nullptr) [[unlikely]]
+        return create_call_site<Site>(fcinfo->flinfo);
+    return *static_cast<Site*>(extra);
 }
 
 }  // namespace idcodec::pg

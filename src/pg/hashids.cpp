@@ -27,7 +27,7 @@ struct HashidsCall {
 // Arguments (salt, min_length, alphabet) start at `first`; the configuration is prepared once per settings. Those
 // the call does not pass (pg_hashids declares id_encode(bigint) ... id_encode(bigint, text, int, text)) take the
 // defaults: no salt, no minimum length, the default alphabet.
-HashidsCall hashids_call(FunctionCallInfo fcinfo, int first) {
+[[gnu::always_inline]] inline HashidsCall hashids_call(FunctionCallInfo fcinfo, int first) {
     HashidsSite& site = call_site<HashidsSite>(fcinfo);
     const int passed = PG_NARGS();
     const int min_length = passed > first + 1 ? PG_GETARG_INT32(first + 1) : 0;
@@ -57,7 +57,8 @@ enum class MinLength {
 // so an ID made with the same salt and alphabet decodes whatever min_length it was made with. Such an ID is exactly
 // what encode gives for its numbers with min_length equal to the ID's own length (padding stops at min_length;
 // an unpadded ID is at least as long as it), so that is the check in that mode.
-bool decode_argument(FunctionCallInfo fcinfo, const HashidsCall& call, MinLength rule = MinLength::exact) {
+[[gnu::always_inline]] inline bool decode_argument(FunctionCallInfo fcinfo, const HashidsCall& call,
+                                                   MinLength rule = MinLength::exact) {
     const std::optional<std::string_view> id = id_as_utf8(PG_GETARG_TEXT_PP(0));
     bool decoded = false;
     guarded([&](StopToken stop) {

@@ -21,7 +21,8 @@ public:
 
     // Called once per item of a loop over user data; throws Error(interrupted) when a stop was requested.
     void poll() const {
-        if (requested()) throw Error(ErrorKind::interrupted, "interrupted");
+        if (requested()) [[unlikely]]
+            stop();
     }
 
     // For loops of cheap items (characters, numbers): polls at item 0 and every poll_stride items after it, so a
@@ -32,6 +33,9 @@ public:
     }
 
 private:
+    // Out of line and cold, so the loops that poll keep their values in registers rather than around a throw.
+    [[noreturn, gnu::cold]] static void stop();
+
     Flag first_ = nullptr;
     Flag second_ = nullptr;
 };

@@ -21,7 +21,12 @@ inline char32_t next(std::string_view text, std::size_t& pos) noexcept {
         ++pos;
         return lead;
     }
-    return next_multibyte(text, pos);
+    // Through a copy: were the caller's position handed to a function out of line, it would live in memory, and
+    // every ASCII character would wait on its store and reload.
+    std::size_t at = pos;
+    const char32_t code_point = next_multibyte(text, at);
+    pos = at;
+    return code_point;
 }
 
 // The whole text as code points, or nothing if it is not valid UTF-8.

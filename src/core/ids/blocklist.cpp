@@ -121,12 +121,16 @@ Blocklist::Blocklist(std::span<const std::string> words, std::string_view alphab
     }
 }
 
-bool Blocklist::may_hold_a_word(std::string_view id) const noexcept {
+// Inlined into blocks(), which every canonical decode calls: most IDs end here.
+[[gnu::always_inline]] inline bool Blocklist::may_hold_a_word(std::string_view id) const noexcept {
     if (openings_.empty()) return true;
-    std::uint32_t trigram = 0;
-    for (std::size_t i = 0; i < id.size(); ++i) {
-        trigram = (trigram << class_bits | class_of_[static_cast<unsigned char>(id[i])]) & trigram_mask;
-        if (i >= 2 && (openings_[trigram / 64] >> (trigram % 64) & 1)) return true;
+    const std::uint64_t* const openings = openings_.data();
+    const auto* const text = reinterpret_cast<const unsigned char*>(id.data());
+    if (id.size() < 3) return false;
+    std::uint32_t trigram = std::uint32_t{class_of_[text[0]]} << class_bits | class_of_[text[1]];
+    for (std::size_t i = 2; i < id.size(); ++i) {
+        trigram = (trigram << class_bits | class_of_[text[i]]) & trigram_mask;
+        if (openings[trigram / 64] >> (trigram % 64) & 1) return true;
     }
     return false;
 }

@@ -225,16 +225,17 @@ template <class Head, class Tail>
     const std::size_t cut_front = excess / 2;
     const std::size_t cut_back = excess - cut_front;
 
+    // (excess is below the alphabet's length, so the cuts stay within their halves)
     for (std::size_t r = round_count; r-- > 0;) {
-        const std::u32string_view piece = std::u32string_view(round(r)).substr(half);
-        for (const char32_t cp : piece.substr(r + 1 == round_count ? cut_front : 0)) head.put(cp);
+        const std::u32string& whole = round(r);
+        for (std::size_t k = half + (r + 1 == round_count ? cut_front : 0); k < whole.size(); ++k) head.put(whole[k]);
     }
     head.put(prefix_guard);
     if (suffix) tail.put(suffix_guard);
     for (std::size_t r = 0; r < round_count; ++r) {
-        std::u32string_view piece = std::u32string_view(round(r)).substr(0, half);
-        if (r + 1 == round_count) piece.remove_suffix(cut_back);
-        for (const char32_t cp : piece) tail.put(cp);
+        const std::u32string& whole = round(r);
+        const std::size_t stop = half - (r + 1 == round_count ? cut_back : 0);
+        for (std::size_t k = 0; k < stop; ++k) tail.put(whole[k]);
     }
 }
 
@@ -280,6 +281,7 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, st
     // characters), so a third guard is refused too.
     const auto first_separator = static_cast<std::uint32_t>(alphabet_.size());
     const auto first_guard = first_separator + static_cast<std::uint32_t>(separators_.size());
+    constexpr std::uint32_t end_of_id = CodePointIndex::npos - 1;  // above every symbol, below npos
     begin = 0;
     for (std::size_t pos = 0, item = 0; pos < id.size(); ++item) {
         stop.poll_at(item);
@@ -296,49 +298,51 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, st
     if (lottery >= first_separator) return false;
 
     // Only the numbers part encode writes: no number with a leading zero digit, after each number the separator it
-    // selects, and a lottery character that the numbers select.
+    // selects, and a lottery character that the numbers select. Each number's digits are read by a loop of their
+    // own, which ends within 64 digits: a number past 2^64-1 is refused, and a leading zero after one digit.
     const std::uint64_t base = alphabet_.size();
     auto steps = walk(lottery);
-    const Step* step = &steps.next();
-    std::uint64_t value = 0;
     std::uint64_t value_hash = 0;
-    std::size_t digit_count = 0;
     std::size_t length = 1;  // code points
-    char32_t leading = 0;    // the current number's first digit
     char32_t first_digit = 0;
     end = id.size();
-    for (std::size_t item = 0; pos < id.size(); ++item, ++length) {
-        stop.poll_at(item);
-        const std::size_t start = pos;
-        const char32_t cp = utf8::next(id, pos);
-        const std::uint32_t symbol = symbols_.find(cp);
-        if (symbol == CodePointIndex::npos) return false;
-        if (symbol >= first_guard) {  // the second guard ends the numbers
-            end = start;
+    for (std::size_t i = 0;; ++i) {
+        stop.poll_at(i);
+        const std::vector<std::uint32_t>& position_of = steps.next().position_of;
+        std::uint64_t value = 0;
+        std::size_t digits = 0;
+        char32_t leading = 0;  // the number's first digit
+        std::size_t start = pos;
+        std::uint32_t ending = end_of_id;  // the symbol after the number
+        while (pos < id.size()) {
+            start = pos;
+            const char32_t cp = utf8::next(id, pos);
+            const std::uint32_t symbol = symbols_.find(cp);
+            if (symbol >= first_separator) {
+                ending = symbol;
+                break;
+            }
+            if (digits == 0) {
+                leading = cp;
+            } else if (value == 0) {
+                return false;  // a leading zero
+            }
+            if (!append_digit(value, base, position_of[symbol])) return false;
+            ++digits;
+        }
+        if (digits == 0 || ending == CodePointIndex::npos) return false;
+        length += digits;
+        if (i == 0) first_digit = leading;
+        value_hash += lottery_term(value, i);
+        numbers.push_back(value);
+        if (ending >= first_guard) {  // the second guard ends the numbers, as does the ID's end
+            if (ending != end_of_id) end = start;
             break;
         }
-        if (symbol >= first_separator) {  // a separator ends a number
-            const std::size_t i = numbers.size();
-            if (digit_count == 0 || symbol - first_separator != separator_index(value, leading, i)) return false;
-            value_hash += lottery_term(value, i);
-            numbers.push_back(value);
-            value = 0;
-            digit_count = 0;
-            step = &steps.next();
-            continue;
-        }
-        if (digit_count == 0) {
-            leading = cp;
-            if (numbers.empty()) first_digit = cp;
-        } else if (digit_count == 1 && value == 0) {
-            return false;  // a leading zero
-        }
-        if (!append_digit(value, base, step->position_of[symbol])) return false;
-        ++digit_count;
+        // a separator: the one this number selects, and another number follows
+        if (ending - first_separator != separator_index(value, leading, i)) return false;
+        ++length;
     }
-    if (digit_count == 0) return false;
-    value_hash += lottery_term(value, numbers.size());
-    numbers.push_back(value);
     if (base_.remainder(value_hash) != lottery) return false;
     finish(written, value_hash, lottery, first_digit, length, steps);
     return true;

@@ -70,20 +70,26 @@ class MatchOut {
 public:
     static constexpr bool builds_text = false;
     explicit MatchOut(std::string_view expected) noexcept : expected_(expected) {}
+    // Every character moves on by its width, matched or not, so the position is also the count of bytes put.
     void put(char32_t code_point) noexcept {
-        written_ += utf8::width(code_point);
-        if (!failed_ && pos_ < expected_.size() && utf8::next(expected_, pos_) == code_point) return;
-        failed_ = true;
+        if (code_point < 0x80) [[likely]] {
+            matching_ =
+                matching_ && pos_ < expected_.size() && static_cast<unsigned char>(expected_[pos_]) == code_point;
+            ++pos_;
+            return;
+        }
+        std::size_t read = pos_;
+        matching_ = matching_ && pos_ < expected_.size() && utf8::next(expected_, read) == code_point;
+        pos_ += utf8::width(code_point);
     }
     // Bytes put so far, as a TextOut would hold: an encoder's loops run the same over both.
-    std::size_t size() const noexcept { return written_; }
-    bool matched() const noexcept { return !failed_ && pos_ == expected_.size(); }
+    std::size_t size() const noexcept { return pos_; }
+    bool matched() const noexcept { return matching_ && pos_ == expected_.size(); }
 
 private:
     std::string_view expected_;
     std::size_t pos_ = 0;
-    std::size_t written_ = 0;
-    bool failed_ = false;
+    bool matching_ = true;
 };
 
 }  // namespace idcodec

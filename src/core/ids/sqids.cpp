@@ -212,37 +212,37 @@ void Sqids::decode(std::string_view id, std::vector<std::uint64_t>& numbers, boo
     // a part ends at it; an empty part ends the ID. `plain`: every part was read, each without leading zero digits,
     // and the ID ends with a digit, which is how encode writes numbers when it does not pad.
     auto steps = walk(position_[static_cast<unsigned char>(id[0])]);
-    const Step* step = &steps.next();
     const std::uint64_t base = base_.value();
-    std::uint64_t value = 0;
-    std::size_t digits = 0;
     bool plain = true;
-    for (std::size_t i = 1; i < id.size(); ++i) {
-        stop.poll_at(i);
-        const std::uint8_t position = step->position[static_cast<unsigned char>(id[i])];
-        if (position == 0) {
-            if (digits == 0) {
-                plain = false;
-                break;
+    for (std::size_t i = 1, part = 0; i < id.size(); ++part) {
+        stop.poll_at(part);
+        const Step& step = steps.next();
+        // the part's digits, up to its separator or the ID's end; a run of zero digits (which a number past 2^64-1
+        // cannot be) polls as it goes
+        std::uint64_t value = 0;
+        const std::size_t first = i;
+        for (; i < id.size(); ++i) {
+            const std::uint8_t position = step.position[static_cast<unsigned char>(id[i])];
+            if (position == 0) break;
+            if (value == 0 && i > first) {
+                plain = false;  // a leading zero
+                stop.poll_at(i);
             }
-            numbers.push_back(value);
-            value = 0;
-            digits = 0;
-            step = &steps.next();
-            continue;
+            if (!append_digit(value, base, position - 1u)) {
+                numbers.clear();
+                return;
+            }
         }
-        if (digits == 1 && value == 0) plain = false;  // a leading zero
-        if (!append_digit(value, base, position - 1u)) {
-            numbers.clear();
-            return;
+        if (i == first) {  // an empty part ends the ID
+            plain = false;
+            break;
         }
-        ++digits;
-    }
-    if (digits > 0) {
         numbers.push_back(value);
-    } else {
-        plain = false;
+        if (i == id.size()) break;
+        ++i;                                // past the separator
+        if (i == id.size()) plain = false;  // encode ends an ID with a digit
     }
+    if (numbers.empty()) plain = false;
 
     if (canonical && !numbers.empty() && !is_canonical(numbers, id, plain, stop)) numbers.clear();
 }
