@@ -45,6 +45,8 @@ SKIPPED=0
 FAILED_SUITES=()
 SKIP_REASONS=()
 STEP_TIMES=()
+STEP_CPU=()  # "CPU-seconds name" of each step, when the machine lets the run count them (cpu_cgroup)
+CPU_CGROUP=""
 GROUPS_SEEN=()
 declare -A GROUP_PASSED GROUP_FAILED GROUP_SKIPPED
 
@@ -183,11 +185,22 @@ job_ready() {
     return 0
 }
 
+# cpu_cgroup: where each job's CPU is counted, a cgroup of its own under a cpuacct hierarchy the run may write (cgroup
+# v1, as root): the servers a job starts leave its process tree but stay in its cgroup, so their CPU is the job's.
+# Empty when there is none; the run then says so and goes on.
+cpu_cgroup() {
+    local root=/sys/fs/cgroup/cpuacct
+    [ -f "$root/cpuacct.usage" ] && mkdir -p "$root/idcodec-$$" 2>/dev/null && echo "$root/idcodec-$$"
+}
+
 # job_run KEY: the job's command under its time limit (timeout kills its whole process group), its standard output,
-# standard error and exit status into JOB_DIR
+# standard error and exit status into JOB_DIR; in its own cgroup under CPU_CGROUP when there is one
 job_run() {
     local key=$1
     local -n command=JOB_COMMAND_${JOB_INDEX[$key]}
+    if [ -n "$CPU_CGROUP" ]; then
+        { mkdir -p "$CPU_CGROUP/$key" && echo "$BASHPID" >"$CPU_CGROUP/$key/cgroup.procs"; } 2>/dev/null
+    fi
     timeout --kill-after=60 "${JOB_LIMIT[$key]}" "${command[@]}" >"$JOB_DIR/$key.out" 2>"$JOB_DIR/$key.err" </dev/null
     echo $? >"$JOB_DIR/$key.status"
 }
@@ -197,6 +210,9 @@ job_end() {
     local key=$1 status seconds
     status=$(cat "$JOB_DIR/$key.status" 2>/dev/null || echo 1)
     seconds=$((SECONDS - JOB_STARTED[$key]))
+    if [ -r "$CPU_CGROUP/$key/cpuacct.usage" ]; then
+        STEP_CPU+=("$(($(cat "$CPU_CGROUP/$key/cpuacct.usage") / 1000000000)) ${JOB_NAME[$key]}")
+    fi
     if [ "${JOB_PREPARE[$key]}" = 1 ]; then
         [ "$status" = 124 ] && echo "stopped at its time limit, ${JOB_LIMIT[$key]} s" >>"$JOB_DIR/$key.err"
         count_prepare "${JOB_NAME[$key]}" "$status" "$JOB_DIR/$key.err" "$seconds"
@@ -218,6 +234,7 @@ run_jobs() {
         JOB_DIR=$(mktemp -d "${TMPDIR:-/tmp}/idcodec-jobs.XXXXXX")
         trap 'rm -rf "$JOB_DIR"' EXIT
     fi
+    CPU_CGROUP=$(cpu_cgroup)
     # an interrupted run stops its jobs (whose own traps stop their clusters)
     trap 'trap - INT TERM; kill -TERM 0 2>/dev/null; exit 130' INT TERM
     while :; do
@@ -270,6 +287,22 @@ closing_lines() {
     printf '%s\n' "${STEP_TIMES[@]}" | sort -rn | head -n 10 | while read -r seconds name; do
         log "    $((seconds / 60)) min $((seconds % 60)) s  $name"
     done
+    if [ ${#STEP_CPU[@]} -gt 0 ]; then
+        local total=0 entry
+        for entry in "${STEP_CPU[@]}"; do total=$((total + ${entry%% *})); done
+        log "the steps used $((total / 60)) min $((total % 60)) s of CPU, $((100 * total / (SECONDS * $(nproc))))% of" \
+            "the $(nproc) cores' time; the ten that used the most (their servers included):"
+        printf '%s\n' "${STEP_CPU[@]}" | sort -rn | head -n 10 | while read -r seconds name; do
+            log "    $((seconds / 60)) min $((seconds % 60)) s  $name"
+        done
+        # (a server may still be exiting as its job ends: the cgroups go last, within a few seconds)
+        for _ in 1 2 3 4 5 6 7 8 9 10; do
+            rmdir "$CPU_CGROUP"/*/ "$CPU_CGROUP" 2>/dev/null && break
+            sleep 0.5
+        done
+    else
+        log "the steps' CPU was not counted (no cpuacct cgroup the run may write)"
+    fi
     echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 }
 
