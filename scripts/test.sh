@@ -45,7 +45,7 @@ SKIPPED=0
 FAILED_SUITES=()
 SKIP_REASONS=()
 STEP_TIMES=()
-STEP_CPU=()  # "CPU-seconds name" of each step, when the machine lets the run count them (cpu_cgroup)
+STEP_CPU=()  # "CPU-nanoseconds name" of each step, when the machine lets the run count them (cpu_cgroup)
 CPU_CGROUP=""
 GROUPS_SEEN=()
 declare -A GROUP_PASSED GROUP_FAILED GROUP_SKIPPED
@@ -185,12 +185,31 @@ job_ready() {
     return 0
 }
 
-# cpu_cgroup: where each job's CPU is counted, a cgroup of its own under a cpuacct hierarchy the run may write (cgroup
-# v1, as root): the servers a job starts leave its process tree but stay in its cgroup, so their CPU is the job's.
-# Empty when there is none; the run then says so and goes on.
+# cpu_cgroup: a new cgroup for this run, under its own in a cpuacct hierarchy it may write (cgroup v1, as root), where
+# each job gets one of its own: the servers a job starts leave its process tree but stay in its cgroup, so their CPU is
+# the job's. Only where cpuacct is mounted without the cpu controller, whose groups would change how the jobs share
+# the cores. Empty when there is none; the run then says so and goes on.
 cpu_cgroup() {
-    local root=/sys/fs/cgroup/cpuacct
-    [ -f "$root/cpuacct.usage" ] && mkdir -p "$root/idcodec-$$" 2>/dev/null && echo "$root/idcodec-$$"
+    local mount parent
+    mount=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpuacct(,|$)/ && $4 !~ /(^|,)cpu(,|$)/ { print $2; exit }' /proc/mounts)
+    parent=$(awk -F: '$2 ~ /(^|,)cpuacct(,|$)/ { print $3; exit }' /proc/self/cgroup)
+    [ -n "$mount" ] && [ -f "$mount$parent/cpuacct.usage" ] && mktemp -d "$mount${parent%/}/idcodec.XXXXXX" 2>/dev/null
+}
+
+# cpu_cgroup_remove: the run's cgroups, once their processes are gone (a server may still be exiting as its job
+# ends), within a few seconds
+cpu_cgroup_remove() {
+    [ -n "$CPU_CGROUP" ] || return 0
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+        rmdir "$CPU_CGROUP"/*/ "$CPU_CGROUP" 2>/dev/null
+        if [ ! -d "$CPU_CGROUP" ]; then
+            CPU_CGROUP=""
+            return 0
+        fi
+        sleep 0.5
+    done
+    log "the run's cgroup $CPU_CGROUP is left: a process of it still runs"
+    CPU_CGROUP=""
 }
 
 # job_run KEY: the job's command under its time limit (timeout kills its whole process group), its standard output,
@@ -199,7 +218,10 @@ job_run() {
     local key=$1
     local -n command=JOB_COMMAND_${JOB_INDEX[$key]}
     if [ -n "$CPU_CGROUP" ]; then
-        { mkdir -p "$CPU_CGROUP/$key" && echo "$BASHPID" >"$CPU_CGROUP/$key/cgroup.procs"; } 2>/dev/null
+        # (a job that could not move in is not counted: job_end finds no cgroup)
+        if mkdir "$CPU_CGROUP/$key" 2>/dev/null; then
+            echo "$BASHPID" 2>/dev/null >"$CPU_CGROUP/$key/cgroup.procs" || rmdir "$CPU_CGROUP/$key"
+        fi
     fi
     timeout --kill-after=60 "${JOB_LIMIT[$key]}" "${command[@]}" >"$JOB_DIR/$key.out" 2>"$JOB_DIR/$key.err" </dev/null
     echo $? >"$JOB_DIR/$key.status"
@@ -210,8 +232,8 @@ job_end() {
     local key=$1 status seconds
     status=$(cat "$JOB_DIR/$key.status" 2>/dev/null || echo 1)
     seconds=$((SECONDS - JOB_STARTED[$key]))
-    if [ -r "$CPU_CGROUP/$key/cpuacct.usage" ]; then
-        STEP_CPU+=("$(($(cat "$CPU_CGROUP/$key/cpuacct.usage") / 1000000000)) ${JOB_NAME[$key]}")
+    if [ -n "$CPU_CGROUP" ] && [ -r "$CPU_CGROUP/$key/cpuacct.usage" ]; then
+        STEP_CPU+=("$(cat "$CPU_CGROUP/$key/cpuacct.usage") ${JOB_NAME[$key]}")
     fi
     if [ "${JOB_PREPARE[$key]}" = 1 ]; then
         [ "$status" = 124 ] && echo "stopped at its time limit, ${JOB_LIMIT[$key]} s" >>"$JOB_DIR/$key.err"
@@ -232,9 +254,11 @@ run_jobs() {
         mkdir -p "$JOB_DIR"
     else
         JOB_DIR=$(mktemp -d "${TMPDIR:-/tmp}/idcodec-jobs.XXXXXX")
-        trap 'rm -rf "$JOB_DIR"' EXIT
+        JOB_DIR_MADE=1
     fi
     CPU_CGROUP=$(cpu_cgroup)
+    # (closing_lines removes the cgroups before its last line; this is for a run that ends otherwise)
+    trap 'cpu_cgroup_remove; [ "${JOB_DIR_MADE:-0}" = 0 ] || rm -rf "$JOB_DIR"' EXIT
     # an interrupted run stops its jobs (whose own traps stop their clusters)
     trap 'trap - INT TERM; kill -TERM 0 2>/dev/null; exit 130' INT TERM
     while :; do
@@ -288,21 +312,19 @@ closing_lines() {
         log "    $((seconds / 60)) min $((seconds % 60)) s  $name"
     done
     if [ ${#STEP_CPU[@]} -gt 0 ]; then
-        local total=0 entry
-        for entry in "${STEP_CPU[@]}"; do total=$((total + ${entry%% *})); done
-        log "the steps used $((total / 60)) min $((total % 60)) s of CPU, $((100 * total / (SECONDS * $(nproc))))% of" \
-            "the $(nproc) cores' time; the ten that used the most (their servers included):"
-        printf '%s\n' "${STEP_CPU[@]}" | sort -rn | head -n 10 | while read -r seconds name; do
-            log "    $((seconds / 60)) min $((seconds % 60)) s  $name"
-        done
-        # (a server may still be exiting as its job ends: the cgroups go last, within a few seconds)
-        for _ in 1 2 3 4 5 6 7 8 9 10; do
-            rmdir "$CPU_CGROUP"/*/ "$CPU_CGROUP" 2>/dev/null && break
-            sleep 0.5
+        local nanoseconds=0 entry total share
+        for entry in "${STEP_CPU[@]}"; do nanoseconds=$((nanoseconds + ${entry%% *})); done
+        total=$((nanoseconds / 1000000000))
+        share=$((SECONDS > 0 ? 100 * total / (SECONDS * $(nproc)) : 0))
+        log "the steps used $((total / 60)) min $((total % 60)) s of CPU, $share% of the $(nproc) cores' time; the ten" \
+            "that used the most (their servers included):"
+        printf '%s\n' "${STEP_CPU[@]}" | sort -rn | head -n 10 | while read -r nanoseconds name; do
+            log "    $((nanoseconds / 60000000000)) min $((nanoseconds / 1000000000 % 60)) s  $name"
         done
     else
         log "the steps' CPU was not counted (no cpuacct cgroup the run may write)"
     fi
+    cpu_cgroup_remove
     echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 }
 
