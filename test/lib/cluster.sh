@@ -47,8 +47,13 @@ cluster_sweep_stale() {
     for dir in "${TMPDIR:-/tmp}"/idcodec-clusters.*; do
         [ -d "$dir" ] || continue
         owner=$(cat "$dir/owner" 2>/dev/null || true)
-        # alive, whoever owns it (kill -0 would say no for another user's process)
-        [ -n "$owner" ] && [ -d "/proc/$owner" ] && continue
+        if [ -z "$owner" ]; then
+            # being made by a suite starting beside this one (its owner is written just after the directory): only
+            # one left so for over a minute is stale
+            [ -n "$(find "$dir" -maxdepth 0 -mmin +1)" ] || continue
+        elif [ -d "/proc/$owner" ]; then
+            continue  # alive, whoever owns it (kill -0 would say no for another user's process)
+        fi
         for pidfile in "$dir"/*/postmaster.pid; do
             [ -f "$pidfile" ] || continue
             echo "stopping a cluster left running by an earlier run: ${pidfile%/postmaster.pid}" >&2
