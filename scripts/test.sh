@@ -299,6 +299,16 @@ run_jobs() {
     done
 }
 
+# log_ten_largest UNIT_PER_SECOND ENTRIES...: the ten entries ("amount name") with the largest amounts, as minutes and
+# seconds
+log_ten_largest() {
+    local per_second=$1 amount name
+    shift
+    printf '%s\n' "$@" | sort -rn | head -n 10 | while read -r amount name; do
+        log "    $((amount / per_second / 60)) min $((amount / per_second % 60)) s  $name"
+    done
+}
+
 # the closing lines: each group's counts, the failing suites, the skipped ones, the time and where it went
 closing_lines() {
     local group reason
@@ -308,9 +318,7 @@ closing_lines() {
     if [ ${#FAILED_SUITES[@]} -gt 0 ]; then log "failing suites: ${FAILED_SUITES[*]}"; fi
     for reason in "${SKIP_REASONS[@]}"; do log "skipped: $reason"; done
     log "the test command took $((SECONDS / 60)) min $((SECONDS % 60)) s ($JOBS jobs at a time); the ten slowest steps:"
-    printf '%s\n' "${STEP_TIMES[@]}" | sort -rn | head -n 10 | while read -r seconds name; do
-        log "    $((seconds / 60)) min $((seconds % 60)) s  $name"
-    done
+    log_ten_largest 1 "${STEP_TIMES[@]}"
     if [ ${#STEP_CPU[@]} -gt 0 ]; then
         local nanoseconds=0 entry total share
         for entry in "${STEP_CPU[@]}"; do nanoseconds=$((nanoseconds + ${entry%% *})); done
@@ -318,9 +326,7 @@ closing_lines() {
         share=$((SECONDS > 0 ? 100 * total / (SECONDS * $(nproc)) : 0))
         log "the steps used $((total / 60)) min $((total % 60)) s of CPU, $share% of the $(nproc) cores' time; the ten" \
             "that used the most (their servers included):"
-        printf '%s\n' "${STEP_CPU[@]}" | sort -rn | head -n 10 | while read -r nanoseconds name; do
-            log "    $((nanoseconds / 60000000000)) min $((nanoseconds / 1000000000 % 60)) s  $name"
-        done
+        log_ten_largest 1000000000 "${STEP_CPU[@]}"
     else
         log "the steps' CPU was not counted (no cpuacct cgroup the run may write)"
     fi
