@@ -433,11 +433,21 @@ IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate) {
                          "SELECT pg_reload_conf();")));
     SharedGenerator& shared = live_generator("snowflake_generate");
     for (;;) {
-        const std::int64_t now_us = clock_unix_us();
+        std::int64_t now_us = clock_unix_us();
         const std::uint64_t now_units = clock_units(now_us, "snowflake_generate");
         if (std::atomic_ref(shared.started).load(std::memory_order_acquire) == 0) start_life(shared, now_units);
         const TicketCounter::Take take = TicketCounter(shared.last_ticket, shared.reserved_units)
                                              .take(now_units, pgedge, clock_wait_limit_ms, reservation_ms);
+        // A process taken off its core between reading the clock and taking a ticket finds the tickets of the time
+        // it lost taken meanwhile: judged by that old reading, the clock would look behind by that time, and the
+        // call would wait for it once more, or refuse past the limit. The clock is read again before either.
+        if (take.outcome != TicketCounter::Take::Outcome::taken) {
+            now_us = clock_unix_us();
+            if (clock_units(now_us, "snowflake_generate") != now_units) {
+                CHECK_FOR_INTERRUPTS();
+                continue;
+            }
+        }
         switch (take.outcome) {
             case TicketCounter::Take::Outcome::taken:
                 if (take.renew && !ask_for_renewal(shared, now_units)) raise_reservation(shared, now_units);

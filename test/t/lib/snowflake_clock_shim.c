@@ -18,13 +18,16 @@
  *
  * The control file is mapped shared, so a change is seen by the next clock_gettime of every process, and holds
  * 64-bit words: a sequence (odd while a change is written, 0 before the first), the real time of the change, the
- * time shown then, and the slowdown from then on: shown = base_shown + (real - base_real) / slowdown. The words are
- * written only by this file compiled as a program (cc -DIDCODEC_CLOCK_TOOL), never by a shell's write, which is not
- * atomic:
+ * time shown then, and the slowdown from then on: shown = base_shown + (real - base_real) / slowdown; then a pause
+ * asked for one process. The words are written only by this file compiled as a program (cc -DIDCODEC_CLOCK_TOOL),
+ * never by a shell's write, which is not atomic, and a pause is taken back by the process that sleeps it:
  *
  *   snowflake_clock FILE set SHOWN_NS [SLOWDOWN]   from now the clock shows SHOWN_NS (creates FILE if need be)
  *   snowflake_clock FILE step DELTA_MS [SLOWDOWN]  from now it shows what it shows now + DELTA_MS (may be negative)
  *   snowflake_clock FILE show                      changes nothing
+ *   snowflake_clock FILE pause PID MS              the next CLOCK_REALTIME reading of process PID (one reading,
+ *                                                  once) returns only MS milliseconds after it was taken, as if the
+ *                                                  process had been taken off its core just after reading the clock
  *
  * SLOWDOWN, when not given, stays as it was (1 for a new file). Each prints "BASE_REAL_NS SHOWN_NS SLOWDOWN
  * DONE_REAL_NS": the change holds from the real time BASE_REAL_NS (a process reading the clock until DONE_REAL_NS may
@@ -46,7 +49,9 @@ struct control {
     int64_t base_real_ns;
     int64_t base_shown_ns;
     int64_t slowdown;
-    char unused[32];
+    int64_t pause_pid; /* set by the tool, taken back to 0 by the process that sleeps */
+    int64_t pause_ns;
+    char unused[16];
 };
 
 /* The clock of a control file that has been set, read consistently (a change is a few stores: retried while one is
@@ -68,12 +73,13 @@ static int64_t controlled(struct control* control, int64_t real) {
     }
 }
 
-static struct control* map_control(const char* path, int writable) {
-    const int fd = open(path, writable ? O_RDWR | O_CREAT : O_RDONLY, 0644);
+/* Writable in the processes too, which take a pause back as they begin it. */
+static struct control* map_control(const char* path, int create) {
+    const int fd = open(path, create ? O_RDWR | O_CREAT : O_RDWR, 0644);
     if (fd < 0) return NULL;
     void* address = MAP_FAILED;
-    if (!writable || ftruncate(fd, sizeof(struct control)) == 0)
-        address = mmap(NULL, sizeof(struct control), writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
+    if (!create || ftruncate(fd, sizeof(struct control)) == 0)
+        address = mmap(NULL, sizeof(struct control), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     return address == MAP_FAILED ? NULL : (struct control*)address;
 }
@@ -105,10 +111,22 @@ __attribute__((constructor)) static void load_settings(void) {
     }
 }
 
+/* The pause asked for this process, if any: taken back (so it is slept once) and slept in full, signals or not. */
+static void pause_if_asked(void) {
+    if (__atomic_load_n(&control->pause_pid, __ATOMIC_ACQUIRE) == 0) return; /* no getpid() on the common path */
+    int64_t pid = getpid();
+    const int64_t ns = __atomic_load_n(&control->pause_ns, __ATOMIC_ACQUIRE);
+    if (!__atomic_compare_exchange_n(&control->pause_pid, &pid, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return;
+    struct timespec left = {ns / 1000000000, ns % 1000000000};
+    while (nanosleep(&left, &left) != 0) {
+    }
+}
+
 int clock_gettime(clockid_t clock, struct timespec* now) {
     if (real_clock_gettime == NULL) load_settings();
     const int status = real_clock_gettime(clock, now);
     if (status != 0 || clock != CLOCK_REALTIME) return status;
+    if (control != NULL) pause_if_asked();
     const int64_t real = (int64_t)now->tv_sec * 1000000000 + now->tv_nsec;
     int64_t shown = control != NULL ? controlled(control, real) : 0;
     if (shown == 0) {
@@ -130,8 +148,10 @@ static int64_t real_ns(void) {
 
 int main(int argc, char** argv) {
     const int set = argc >= 4 && strcmp(argv[2], "set") == 0, step = argc >= 4 && strcmp(argv[2], "step") == 0;
-    if (!(((set || step) && argc <= 5) || (argc == 3 && strcmp(argv[2], "show") == 0))) {
-        fprintf(stderr, "usage: %s FILE set SHOWN_NS [SLOWDOWN] | step DELTA_MS [SLOWDOWN] | show\n", argv[0]);
+    const int pause = argc == 5 && strcmp(argv[2], "pause") == 0;
+    if (!(((set || step) && argc <= 5) || pause || (argc == 3 && strcmp(argv[2], "show") == 0))) {
+        fprintf(stderr, "usage: %s FILE set SHOWN_NS [SLOWDOWN] | step DELTA_MS [SLOWDOWN] | pause PID MS | show\n",
+                argv[0]);
         return 2;
     }
     struct control* control = map_control(argv[1], 1);
@@ -143,6 +163,10 @@ int main(int argc, char** argv) {
     int64_t shown = controlled(control, now);
     int64_t slowdown = control->sequence != 0 ? control->slowdown : 1;
     if (shown == 0) shown = now;
+    if (pause) {
+        __atomic_store_n(&control->pause_ns, strtoll(argv[4], NULL, 10) * 1000000, __ATOMIC_RELAXED);
+        __atomic_store_n(&control->pause_pid, strtoll(argv[3], NULL, 10), __ATOMIC_RELEASE);
+    }
     if (set || step) {
         shown = set ? strtoll(argv[3], NULL, 10) : shown + strtoll(argv[3], NULL, 10) * 1000000;
         if (argc == 5) slowdown = strtoll(argv[4], NULL, 10);
