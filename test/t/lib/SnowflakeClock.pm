@@ -5,6 +5,7 @@
 #
 #   $clock->change(set => NS | step => MS, [SLOWDOWN])   changes the clock of every process at once; returns the
 #                         change (base_real_ns, shown_ns, slowdown, done_real_ns). The first makes the control file.
+#   $clock->change(pause => PID, MS)   holds process PID for MS ms just after its next reading of the clock, once
 #   $clock->command(...)  the same as a shell command, for psql's \! between two statements
 #   $clock->changes       every change so far, in order
 #   $clock->start($node)  $node->start with the shim preloaded (the postmaster's restart after a crash keeps it);
