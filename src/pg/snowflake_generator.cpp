@@ -477,9 +477,11 @@ IDCODEC_SQL_FUNCTION(idcodec_snowflake_generate) {
     }
 }
 
-// The reserver: a background worker that renews the reservation whenever a call asks, so that no call waits on the
-// disk. It writes nothing of its own accord and reports nothing: a reservation it fails to write runs out, and the
-// call that finds it spent writes it and raises what went wrong.
+// The reserver: a background worker that keeps the reservation half of its length or more ahead of the clock, renewing
+// it as soon as less is left, whether calls come or not: a reservation left to run out would make the next call, after
+// a pause of a second, write and sync the file itself. A call that finds it within that half asks at once (the
+// reserver may be late: a slow disk, no core). It reports nothing: a reservation it fails to write runs out, and the
+// call that finds it spent writes it and raises what went wrong; the reserver tries again half a reservation later.
 extern "C" PGDLLEXPORT void idcodec_snowflake_reserver(Datum);
 
 void idcodec_snowflake_reserver(Datum) {
@@ -491,25 +493,30 @@ void idcodec_snowflake_reserver(Datum) {
     std::atomic_ref(shared.reserver_registered).store(0);
     before_shmem_exit([](int, Datum) { std::atomic_ref(shared_generator().reserver).store(nullptr); }, 0);
     std::atomic_ref asked(shared.renewal_asked);
+    constexpr std::uint64_t half = reservation_ms / 2;
     while (!ShutdownRequestPending) {
         ResetLatch(MyLatch);
         // A signal's requests: above all a barrier, which some commands (DROP DATABASE among them) wait for every
         // process to absorb, and which a process asleep on its latch absorbs only here.
         CHECK_FOR_INTERRUPTS();
-        long wait_ms = -1;  // until a call asks
-        if (std::uint64_t request = asked.load(); request != 0) {
-            const std::uint64_t now_units = clock_units(clock_unix_us(), "the snowflake reserver");
-            FileProblem ignored;
-            // a renewal made since the request (by a call that found the reservation spent) answers it
-            const bool renewed =
-                std::atomic_ref(shared.reserved_units).load(std::memory_order_acquire) > now_units + reservation_ms / 2;
-            if (renewed || try_raise_reservation(shared, now_units, ignored))
-                asked.compare_exchange_strong(request, 0);
-            else
+        std::uint64_t request = asked.load();
+        const std::uint64_t now_units = clock_units(clock_unix_us(), "the snowflake reserver");
+        const std::uint64_t reserved = std::atomic_ref(shared.reserved_units).load(std::memory_order_acquire);
+        // until the reservation is half spent (a clock stepped back finds it further ahead: look again meanwhile);
+        // past the end of the IDs' time nothing is handed out, and nothing is reserved beyond the reservation there
+        long wait_ms = static_cast<long>(reserved > now_units + half ? std::min(reserved - now_units - half, half) : 0);
+        if (wait_ms == 0 && now_units >= (std::uint64_t{1} << pgedge.time_bits())) wait_ms = static_cast<long>(half);
+        if (wait_ms == 0) {
+            FileProblem problem;
+            if (!try_raise_reservation(shared, now_units, problem))
                 wait_ms = 1;  // another process is writing it: look again in a moment
+            else if (problem.error != 0 || problem.unusable != nullptr)
+                wait_ms = static_cast<long>(half);  // not again at once: the call that finds it spent says why
         }
-        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | (wait_ms >= 0 ? WL_TIMEOUT : 0), wait_ms,
-                        PG_WAIT_EXTENSION);
+        // a request made before this look is answered by it (a later one has set the latch)
+        if (wait_ms != 1 && request != 0) asked.compare_exchange_strong(request, 0);
+        if (wait_ms == 0) continue;
+        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, wait_ms, PG_WAIT_EXTENSION);
     }
 }
 

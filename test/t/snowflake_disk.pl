@@ -1,5 +1,5 @@
 # Snowflake generation never waits on the disk: the reservation file is renewed by the reserver, a background worker,
-# asked half a reservation ahead, so a call returns at once even when each sync of that file takes 250 ms (a shim,
+# half a reservation ahead, calls or none, so a call returns at once even when each sync of that file takes 250 ms (a shim,
 # lib/slow_sync_shim.c, slows them and logs which process synced when). Killed, the reserver is started again; with
 # no background worker to be had, the calls renew the reservation themselves, and IDs still come. Every ID stays
 # below the reservation on disk.
@@ -119,6 +119,18 @@ my $by_reserver = grep { $_->[0] eq $reserver } @$syncs;
 cmp_ok($by_reserver, '>=', 2, "with the reserver: it renewed the reservation while the calls went on ($by_reserver syncs)");
 cmp_ok($worst, '<', $sync_ms / 2 * 1000,
 	"with the reserver: no call took half a sync of $sync_ms ms (the longest took $worst us of $calls calls)");
+
+# No call for longer than a reservation: the reserver has kept it ahead of the clock meanwhile, so the next call, a
+# statement of its own, neither syncs nor waits (it wrote and synced the file itself when the reserver renewed only on
+# request).
+sleep(2 * $push_seconds);
+my $idle_from = now_us();
+my ($idle_pid, $idle_us) = split(/\|/, $node->safe_psql('postgres',
+	"SELECT pg_backend_pid(), (extract(epoch FROM a - b) * 1000000)::bigint
+     FROM (SELECT clock_timestamp() AS b, snowflake_generate() AS id, clock_timestamp() AS a OFFSET 0) c"));
+my @idle_syncs = grep { $_->[0] eq $idle_pid } syncs($idle_from);
+is(scalar(@idle_syncs) . ($idle_us < $sync_ms / 2 * 1000 ? ' quick' : " $idle_us us"), '0 quick',
+	"after $push_seconds s without a call: the next call neither synced the file nor waited ($idle_us us)");
 
 # A running reserver absorbs the barriers that some commands wait for every process to absorb: DROP DATABASE ends.
 $node->safe_psql('postgres', 'CREATE DATABASE dropped');
