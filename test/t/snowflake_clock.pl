@@ -17,7 +17,7 @@
 #      stops for long, the file is back (64 bytes, "idcodec snowflake v2 <ms>") soon after each and always promises
 #      more than the IDs made before it was read, and no backend crashes (1.6.0 kept its live state in that file,
 #      mapped: there a removal or a replacement splits the state and truncation kills with SIGBUS).
-#   6. a call is held for 3 s just after reading the clock, as a process taken off its core, while another session
+#   6. a call is held for 5 s just after reading the clock, as a process taken off its core, while another session
 #      makes IDs: the call makes an ID above them, with no 55000 for the clock it read before the pause.
 # The server restarts between scenarios, so each begins a server life of its own. Every ID made is kept, with the real
 # times before and after its call, and checked against what the stepped clock showed in between.
@@ -28,7 +28,6 @@ use strict;
 use warnings;
 use lib "$ENV{IDCODEC_ROOT}/test/t/lib";
 use File::Copy qw(copy);
-use List::Util ();
 use POSIX ();
 use Time::HiRes qw(gettimeofday sleep time);
 use PostgreSQL::Test::Cluster;
@@ -432,7 +431,7 @@ is("$now_started$now_error " . join("\n", @signals[ 0 .. ($#signals < 2 ? $#sign
 	"... no backend crashed (the postmaster's start time is the same, the log shows no signal)");
 took('5 (the reservation file)', $scenario_started);
 
-# ---- 6. a call taken off its core for 3 s just after it read the clock (the shim sleeps then, in that backend only),
+# ---- 6. a call taken off its core for 5 s just after it read the clock (the shim sleeps then, in that backend only),
 # while another session makes IDs 1.3 s later: the tickets taken meanwhile are not a clock 1.3 s behind. Judged by
 # its old reading, the call refused them as such (55000); a shorter absence made it sleep once more.
 $scenario_started = time;
@@ -441,7 +440,7 @@ batch('s6', 'before', 10);
 my $paused_pid = fork() // die "fork: $!";
 if (!$paused_pid)
 {
-	$node->psql('postgres', "SET application_name = 's6.paused'; SELECT pg_sleep(2); SELECT attempt('s6.paused', '00000', 0, 1)");
+	$node->psql('postgres', "SET application_name = 's6.paused'; SELECT pg_sleep(5); SELECT attempt('s6.paused', '00000', 0, 1)");
 	POSIX::_exit(0);
 }
 push @session_pids, $paused_pid;
@@ -450,10 +449,10 @@ await('the session to be paused is there', 30, sub {
 	$backend = sql("SELECT pid FROM pg_stat_activity WHERE application_name = 's6.paused'");
 	return $backend ne '';
 });
-my $seen_at = time;
-$clock->change(pause => $backend, 3000);
-# its call reads the clock when its 2 s of sleep end, at most 2 s from now
-sleep(List::Util::max(0, $seen_at + 3.3 - time));
+$clock->change(pause => $backend, 5000);
+# the pause begins at the call's reading of the clock, after its 5 s of sleep
+await('the call read the clock and is held', 30, sub { $clock->pause_taken });
+sleep(1.3);
 batch('s6', 'meanwhile', 10);
 waitpid($paused_pid, 0);
 @session_pids = grep { $_ != $paused_pid } @session_pids;

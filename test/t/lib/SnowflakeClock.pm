@@ -6,6 +6,7 @@
 #   $clock->change(set => NS | step => MS, [SLOWDOWN])   changes the clock of every process at once; returns the
 #                         change (base_real_ns, shown_ns, slowdown, done_real_ns). The first makes the control file.
 #   $clock->change(pause => PID, MS)   holds process PID for MS ms just after its next reading of the clock, once
+#   $clock->pause_taken   whether no pause is pending (the process asked for has begun it, or none was asked)
 #   $clock->command(...)  the same as a shell command, for psql's \! between two statements
 #   $clock->changes       every change so far, in order
 #   $clock->start($node)  $node->start with the shim preloaded (the postmaster's restart after a crash keeps it);
@@ -67,6 +68,16 @@ sub command
 {
 	my ($self, @arguments) = @_;
 	return "$self->{tool} $self->{control} @arguments >>$self->{changes}";
+}
+
+sub pause_taken
+{
+	my ($self) = @_;
+	# the control file's fifth word: the process still to pause, 0 once it has begun (see snowflake_clock_shim.c)
+	open(my $file, '<', $self->{control}) or die "$self->{control}: $!";
+	binmode($file);
+	seek($file, 32, 0) && read($file, my $word, 8) == 8 or die "$self->{control}: cannot read the pause";
+	return unpack('q', $word) == 0;
 }
 
 sub changes

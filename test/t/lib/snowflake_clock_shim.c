@@ -34,6 +34,7 @@
  * still see the old one). Other clocks are never changed. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdint.h>
@@ -118,7 +119,7 @@ static void pause_if_asked(void) {
     const int64_t ns = __atomic_load_n(&control->pause_ns, __ATOMIC_ACQUIRE);
     if (!__atomic_compare_exchange_n(&control->pause_pid, &pid, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return;
     struct timespec left = {ns / 1000000000, ns % 1000000000};
-    while (nanosleep(&left, &left) != 0) {
+    while (nanosleep(&left, &left) != 0 && errno == EINTR) {
     }
 }
 
