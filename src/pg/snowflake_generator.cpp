@@ -2,11 +2,11 @@
 //
 // Every process of a server takes its tickets from one shared counter in PostgreSQL's own shared memory (a small
 // structure taken from the segment's spare space on first use, so nothing needs preloading). The counter never runs
-// ahead of the clock. A reservation, written to a file of the data directory about twice a second, bounds every
+// ahead of the clock. A reservation, written to a file of the data directory about once a second, bounds every
 // ticket handed out; the first generation of each life of the server (a start, a restart after a crash, a promotion)
 // starts above it and above the clock plus a margin, so no restart, failover or file operation can repeat an ID.
-// The reservation is renewed by a background worker of its own (the reserver), half a reservation before it runs
-// out, calls or none: no call waits on the disk unless the disk takes longer than that, or no worker can be started.
+// The reservation is renewed by a background worker of its own (the reserver), asked half a reservation before it
+// runs out: no call waits on the disk unless the disk takes longer than that, or no worker can be started.
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -302,11 +302,9 @@ void start_life(SharedGenerator& shared, std::uint64_t now_units) {
 bool try_raise_reservation(SharedGenerator& shared, std::uint64_t now_units, FileProblem& problem) {
     std::uint32_t idle = 0;
     if (!std::atomic_ref(shared.reserving).compare_exchange_strong(idle, 1, std::memory_order_acquire)) return false;
-    // never below what is reserved already (this process's clock reading may be older than another's), nor past
-    // what a life's start accepts: a reservation beyond the end of the IDs' time protects nothing
+    // never below what is reserved already (this process's clock reading may be older than another's)
     const std::uint64_t until =
-        std::max(std::min(now_units, std::uint64_t{1} << pgedge.time_bits()) + reservation_ms,
-                 std::atomic_ref(shared.reserved_units).load(std::memory_order_acquire));
+        std::max(now_units + reservation_ms, std::atomic_ref(shared.reserved_units).load(std::memory_order_acquire));
     problem = write_reservation(until);
     if (problem.error == 0 && problem.unusable == nullptr)
         std::atomic_ref(shared.reserved_units).store(until, std::memory_order_release);
@@ -491,16 +489,9 @@ void idcodec_snowflake_reserver(Datum) {
     BackgroundWorkerUnblockSignals();
     BackgroundWorkerInitializeConnection(nullptr, nullptr, 0);
     SharedGenerator& shared = shared_generator();
-    // One reserver at a time: a second one, registered while the first took long to start, leaves at once.
-    PGPROC* none = nullptr;
-    if (!std::atomic_ref(shared.reserver).compare_exchange_strong(none, MyProc)) proc_exit(0);
+    std::atomic_ref(shared.reserver).store(MyProc);
     std::atomic_ref(shared.reserver_registered).store(0);
-    before_shmem_exit(
-        [](int, Datum) {
-            PGPROC* me = MyProc;
-            std::atomic_ref(shared_generator().reserver).compare_exchange_strong(me, nullptr);
-        },
-        0);
+    before_shmem_exit([](int, Datum) { std::atomic_ref(shared_generator().reserver).store(nullptr); }, 0);
     std::atomic_ref asked(shared.renewal_asked);
     constexpr std::uint64_t half = reservation_ms / 2;
     while (!ShutdownRequestPending) {
