@@ -146,7 +146,11 @@ ArrayType* bigint_array(std::span<const std::uint64_t> numbers) {
     array->elemtype = INT8OID;
     ARR_DIMS(array)[0] = static_cast<int>(numbers.size());
     ARR_LBOUND(array)[0] = 1;
-    std::memcpy(ARR_DATA_PTR(array), numbers.data(), data_bytes);
+    if (numbers.size() == 1) {  // most IDs hold one number: a store, not a call
+        reinterpret_cast<std::uint64_t*>(ARR_DATA_PTR(array))[0] = numbers[0];
+    } else {
+        std::memcpy(ARR_DATA_PTR(array), numbers.data(), data_bytes);
+    }
     return array;
 }
 

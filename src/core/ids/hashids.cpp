@@ -60,7 +60,12 @@ auto Hashids::walk(std::size_t lottery) const {
         step.alphabet.assign(before);
         keyed_shuffle(std::span<char32_t>(step.alphabet), StepKey{alphabet_[lottery], salt_, before});
         step.position_of.resize(step.alphabet.size());
-        for (std::uint32_t i = 0; i < step.alphabet.size(); ++i) step.position_of[symbols_.find(step.alphabet[i])] = i;
+        step.ascii_digit.fill(Step::no_ascii_digit);
+        for (std::uint32_t i = 0; i < step.alphabet.size(); ++i) {
+            step.position_of[symbols_.find(step.alphabet[i])] = i;
+            if (step.alphabet[i] < 0x80 && i < Step::no_ascii_digit)
+                step.ascii_digit[step.alphabet[i]] = static_cast<std::uint8_t>(i);
+        }
         return step;
     });
 }
@@ -197,46 +202,57 @@ void Hashids::finish(Written& written, std::uint64_t value_hash, std::size_t lot
 
 // The padding of an ID up to min_length: what comes before the numbers (padding, guard) to `head`, what comes after
 // them to `tail`. Guards first, then halves of ever reshuffled alphabets around both ends, cut to the exact length.
+// Written as runs of the reshuffled alphabets, so a decoder compares each run at once.
 template <class Head, class Tail>
 [[gnu::always_inline]] inline void Hashids::write_padding(const Written& written, int min_length, Head& head,
                                                           Tail& tail) const {
     const auto wanted = static_cast<std::size_t>(min_length);
     if (written.length >= wanted) return;
 
-    std::size_t total = written.length + 1;
     const char32_t prefix_guard = guards_[guard_count_.remainder(written.value_hash + alphabet_[written.lottery])];
-    const bool suffix = total < wanted;
-    const char32_t suffix_guard = guards_[guard_count_.remainder(written.value_hash + written.first_digit)];
-    if (suffix) ++total;
-
-    std::vector<std::u32string> rounds;
-    const std::u32string* const first = &padding_of(written.last_step());
-    const std::u32string* last = first;
-    std::size_t round_count = 0;
-    for (; total < wanted; ++round_count, total += alphabet_.size()) {
-        if (round_count > 0) {
-            rounds.push_back(keyed_shuffled(*last, *last));
-            last = &rounds.back();
-        }
+    if (written.length + 1 == wanted) {
+        head.put(prefix_guard);
+        return;
     }
-    const auto round = [&](std::size_t r) -> const std::u32string& { return r == 0 ? *first : rounds[r - 1]; };
-    const std::size_t half = alphabet_.size() / 2;
-    const std::size_t excess = total - wanted;
+    const char32_t suffix_guard = guards_[guard_count_.remainder(written.value_hash + written.first_digit)];
+    const std::size_t guarded = written.length + 2;
+    if (guarded >= wanted) {
+        head.put(prefix_guard);
+        tail.put(suffix_guard);
+        return;
+    }
+
+    // Each round adds a whole alphabet, half before and half after; the last round is cut to the exact length
+    // (its excess is below the alphabet's length, so the cuts stay within their halves).
+    const std::u32string_view first = padding_of(written.last_step());
+    const std::size_t size = alphabet_.size();
+    const std::size_t half = size / 2;
+    std::uint64_t unused;
+    const std::size_t rounds = base_.divide(wanted - guarded + size - 1, unused);  // by multiplication
+    const std::size_t excess = guarded + rounds * size - wanted;
     const std::size_t cut_front = excess / 2;
     const std::size_t cut_back = excess - cut_front;
+    if (rounds == 1) [[likely]] {
+        head.put_run(first.substr(half + cut_front));
+        head.put(prefix_guard);
+        tail.put(suffix_guard);
+        tail.put_run(first.substr(0, half - cut_back));
+        return;
+    }
 
-    // (excess is below the alphabet's length, so the cuts stay within their halves)
-    for (std::size_t r = round_count; r-- > 0;) {
-        const std::u32string& whole = round(r);
-        for (std::size_t k = half + (r + 1 == round_count ? cut_front : 0); k < whole.size(); ++k) head.put(whole[k]);
+    std::vector<std::u32string> later;  // rounds 1 .. rounds-1, each the shuffle of the one before
+    later.reserve(rounds - 1);
+    for (std::size_t r = 1; r < rounds; ++r) {
+        const std::u32string_view before = r == 1 ? first : std::u32string_view(later.back());
+        later.push_back(keyed_shuffled(std::u32string(before), before));
     }
+    const auto round = [&](std::size_t r) { return r == 0 ? first : std::u32string_view(later[r - 1]); };
+    head.put_run(round(rounds - 1).substr(half + cut_front));
+    for (std::size_t r = rounds - 1; r-- > 0;) head.put_run(round(r).substr(half));
     head.put(prefix_guard);
-    if (suffix) tail.put(suffix_guard);
-    for (std::size_t r = 0; r < round_count; ++r) {
-        const std::u32string& whole = round(r);
-        const std::size_t stop = half - (r + 1 == round_count ? cut_back : 0);
-        for (std::size_t k = 0; k < stop; ++k) tail.put(whole[k]);
-    }
+    tail.put(suffix_guard);
+    for (std::size_t r = 0; r + 1 < rounds; ++r) tail.put_run(round(r).substr(0, half));
+    tail.put_run(round(rounds - 1).substr(0, half - cut_back));
 }
 
 void Hashids::encode(std::span<const std::uint64_t> numbers, int min_length, std::string& id, StopToken stop) const {
@@ -257,24 +273,10 @@ std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_leng
     return id;
 }
 
-bool Hashids::decode(std::string_view id, int min_length, std::vector<std::uint64_t>& numbers, StopToken stop) const {
-    check_min_length(min_length);
-    numbers.clear();
-    // Only an ID that encode itself would produce is accepted: this rejects tampered and non-canonical input. parse
-    // accepts only the numbers part encode writes; the padding is then written over the text read around it.
-    std::size_t begin = 0, end = 0;
-    Written written;
-    if (parse(id, numbers, begin, end, written, stop)) {
-        MatchOut head(id.substr(0, begin)), tail(id.substr(end));
-        write_padding(written, min_length, head, tail);
-        if (head.matched() && tail.matched()) return true;
-    }
-    numbers.clear();
-    return false;
-}
-
-bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, std::size_t& begin, std::size_t& end,
-                    Written& written, StopToken stop) const {
+// Inlined into decode, its one caller: through a call, its results came back through memory.
+[[gnu::always_inline]] inline bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers,
+                                                  std::size_t& begin, std::size_t& end, Written& written,
+                                                  StopToken stop) const {
     // The numbers follow the first guard, if there is one, and end at the second: the first loop reads up to the
     // first guard (the whole ID when it has none, as an unpadded ID), the second from there to the second guard. The
     // text after that is left to the padding check, which accepts only what encode writes there (alphabet
@@ -308,7 +310,7 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, st
     end = id.size();
     for (std::size_t i = 0;; ++i) {
         stop.poll_at(i);
-        const std::vector<std::uint32_t>& position_of = steps.next().position_of;
+        const Step& step = steps.next();
         std::uint64_t value = 0;
         std::size_t digits = 0;
         char32_t leading = 0;  // the number's first digit
@@ -316,18 +318,26 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, st
         std::uint32_t ending = end_of_id;  // the symbol after the number
         while (pos < id.size()) {
             start = pos;
-            const char32_t cp = utf8::next(id, pos);
-            const std::uint32_t symbol = symbols_.find(cp);
-            if (symbol >= first_separator) {
-                ending = symbol;
-                break;
+            const auto byte = static_cast<unsigned char>(id[pos]);
+            char32_t cp = byte;
+            std::uint32_t digit = step.ascii_digit[byte];
+            if (digit != Step::no_ascii_digit) [[likely]] {
+                ++pos;
+            } else {
+                cp = utf8::next(id, pos);
+                const std::uint32_t symbol = symbols_.find(cp);
+                if (symbol >= first_separator) {
+                    ending = symbol;
+                    break;
+                }
+                digit = step.position_of[symbol];
             }
             if (digits == 0) {
                 leading = cp;
             } else if (value == 0) {
                 return false;  // a leading zero
             }
-            if (!append_digit(value, base, position_of[symbol])) return false;
+            if (!append_digit(value, base, digit)) return false;
             ++digits;
         }
         if (digits == 0 || ending == CodePointIndex::npos) return false;
@@ -346,6 +356,22 @@ bool Hashids::parse(std::string_view id, std::vector<std::uint64_t>& numbers, st
     if (base_.remainder(value_hash) != lottery) return false;
     finish(written, value_hash, lottery, first_digit, length, steps);
     return true;
+}
+
+bool Hashids::decode(std::string_view id, int min_length, std::vector<std::uint64_t>& numbers, StopToken stop) const {
+    check_min_length(min_length);
+    numbers.clear();
+    // Only an ID that encode itself would produce is accepted: this rejects tampered and non-canonical input. parse
+    // accepts only the numbers part encode writes; the padding is then written over the text read around it.
+    std::size_t begin = 0, end = 0;
+    Written written;
+    if (parse(id, numbers, begin, end, written, stop)) {
+        MatchOut head(id.substr(0, begin)), tail(id.substr(end));
+        write_padding(written, min_length, head, tail);
+        if (head.matched() && tail.matched()) return true;
+    }
+    numbers.clear();
+    return false;
 }
 
 void Hashids::encode_hex(std::string_view hex, int min_length, std::string& id, StopToken stop) const {

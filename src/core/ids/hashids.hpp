@@ -2,6 +2,7 @@
 #pragma once
 #include "core/common/no_postgres.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -67,6 +68,10 @@ private:
     struct Step {
         std::u32string alphabet;
         std::vector<std::uint32_t> position_of;  // index of each base-alphabet character in `alphabet`
+        // By byte: the index in `alphabet` of an ASCII character (below no_ascii_digit), so most digits are read
+        // with one load; no_ascii_digit for every other byte, which is read as UTF-8 and looked up.
+        static constexpr std::uint8_t no_ascii_digit = 0xFF;
+        std::array<std::uint8_t, 256> ascii_digit;
         // shuffle(alphabet, alphabet): the first min_length padding round when this step is the last; built on use.
         mutable std::u32string padding;
 

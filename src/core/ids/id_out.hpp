@@ -29,6 +29,9 @@ public:
             pending_ += utf8::write_multibyte(buffer_ + pending_, code_point);
         }
     }
+    void put_run(std::u32string_view code_points) {
+        for (const char32_t code_point : code_points) put(code_point);
+    }
     std::size_t size() const noexcept { return text_.size() + pending_; }  // bytes
 
     // Appends what is gathered to the string. Characters are gathered in runs because a string's own push_back
@@ -81,6 +84,19 @@ public:
         std::size_t read = pos_;
         matching_ = matching_ && pos_ < expected_.size() && utf8::next(expected_, read) == code_point;
         pos_ += utf8::width(code_point);
+    }
+    // Compares ASCII characters without a bound check of each: the run fits in the bytes left or cannot match.
+    void put_run(std::u32string_view code_points) noexcept {
+        if (pos_ > expected_.size() || code_points.size() > expected_.size() - pos_) {
+            matching_ = false;
+        } else {
+            const auto* expected = reinterpret_cast<const unsigned char*>(expected_.data()) + pos_;
+            std::size_t k = 0;
+            for (; k < code_points.size() && code_points[k] < 0x80; ++k) matching_ &= expected[k] == code_points[k];
+            pos_ += k;
+            code_points.remove_prefix(k);
+        }
+        for (const char32_t code_point : code_points) put(code_point);
     }
     // Bytes put so far, as a TextOut would hold: an encoder's loops run the same over both.
     std::size_t size() const noexcept { return pos_; }

@@ -24,8 +24,9 @@ void shuffle(std::string& chars) {
     }
 }
 
-std::array<std::uint8_t, 128> positions(std::string_view alphabet) {
-    std::array<std::uint8_t, 128> position;
+// By byte, so an ID's bytes index it unchecked: a byte outside the alphabet (any byte above 127 too) is absent.
+std::array<std::uint8_t, 256> positions(std::string_view alphabet) {
+    std::array<std::uint8_t, 256> position;
     position.fill(absent);
     for (std::size_t i = 0; i < alphabet.size(); ++i)
         position[static_cast<unsigned char>(alphabet[i])] = static_cast<std::uint8_t>(i);
@@ -104,13 +105,17 @@ auto Sqids::walk(std::size_t offset) const {
     });
 }
 
-std::size_t Sqids::offset_of(std::span<const std::uint64_t> numbers, std::size_t increment, StopToken stop) const {
+// Inlined: a canonical decode calls it on every row.
+[[gnu::always_inline]] inline std::size_t Sqids::offset_of(std::span<const std::uint64_t> numbers,
+                                                           std::size_t increment, StopToken stop) const {
     std::uint64_t sum = numbers.size();
     for (std::size_t i = 0; i < numbers.size(); ++i) {
         stop.poll_at(i);
         sum += static_cast<unsigned char>(alphabet_[length_.remainder(numbers[i])]) + i;
     }
-    return length_.remainder(length_.remainder(sum) + increment);
+    // (sum % n + increment) % n, with both terms at most n
+    const std::size_t offset = length_.remainder(sum) + increment;
+    return offset >= alphabet_.size() ? offset - alphabet_.size() : offset;
 }
 
 // Inlined into its callers, so a TextOut's count of gathered bytes can stay in a register.
@@ -160,16 +165,23 @@ bool Sqids::encode_with_increment(std::span<const std::uint64_t> numbers, std::s
     return !blocked;
 }
 
-bool Sqids::is_canonical(std::span<const std::uint64_t> numbers, std::string_view id, bool plain,
-                         StopToken stop) const {
-    // Usually the ID of the first attempt, which starts with the character of offset_of(numbers, 0). A plain ID
-    // (see decode) then is exactly what that attempt writes, unless encode would have padded it; otherwise writing
-    // the attempt's ID over `id` tells. Either way no blocked word may be in it. IDs of later attempts start with
-    // another character and are checked by encoding in full.
+// Usually the ID of the first attempt, which starts with the character of offset_of(numbers, 0). A plain ID (see
+// decode) then is exactly what that attempt writes, unless encode would have padded it, so only the blocklist is
+// left to check. Inlined into decode, its one caller: that is most canonical decodes.
+[[gnu::always_inline]] inline bool Sqids::is_canonical(std::span<const std::uint64_t> numbers, std::string_view id,
+                                                       bool plain, StopToken stop) const {
+    if (plain && id.size() <= max_id_bytes && alphabet_[offset_of(numbers, 0, stop)] == id[0])
+        return id.size() >= static_cast<std::size_t>(min_length_) && !blocklist_.blocks(id);
+    return encodes_to(numbers, id, stop);
+}
+
+// The other IDs: one of the first attempt is written over `id` (a padded one, or one with a leading zero that must
+// not match); one of a later attempt, which starts with another character, is checked by encoding in full. Either
+// way no blocked word may be in it.
+bool Sqids::encodes_to(std::span<const std::uint64_t> numbers, std::string_view id, StopToken stop) const {
     if (id.size() > max_id_bytes) return false;  // longer than encode ever writes
     const std::size_t offset = offset_of(numbers, 0, stop);
     if (alphabet_[offset] == id[0]) {
-        if (plain) return id.size() >= static_cast<std::size_t>(min_length_) && !blocklist_.blocks(id);
         MatchOut out(id);
         write(numbers, offset, out, stop);
         return out.matched() && !blocklist_.blocks(id);
@@ -202,19 +214,20 @@ std::string Sqids::encode(std::span<const std::uint64_t> numbers) const {
 void Sqids::decode(std::string_view id, std::vector<std::uint64_t>& numbers, bool canonical, StopToken stop) const {
     numbers.clear();
     if (id.empty()) return;
-    for (std::size_t i = 0; i < id.size(); ++i) {
-        stop.poll_at(i);
-        const auto c = static_cast<unsigned char>(id[i]);
-        if (c >= 128 || position_[c] == absent) return;
-    }
+    // A character outside the alphabet anywhere makes the ID undecodable. Every step's alphabet holds the same
+    // characters, so the parts check the characters they read, and the characters after the parts are checked last.
+    const auto* const text = reinterpret_cast<const unsigned char*>(id.data());
+    const std::uint8_t offset = position_[text[0]];
+    if (offset == absent) return;
 
     // Each part of the ID is read with its step's alphabet, whose first character is the separator (position 0):
     // a part ends at it; an empty part ends the ID. `plain`: every part was read, each without leading zero digits,
     // and the ID ends with a digit, which is how encode writes numbers when it does not pad.
-    auto steps = walk(position_[static_cast<unsigned char>(id[0])]);
+    auto steps = walk(offset);
     const std::uint64_t base = base_.value();
     bool plain = true;
-    for (std::size_t i = 1, part = 0; i < id.size(); ++part) {
+    std::size_t i = 1;
+    for (std::size_t part = 0; i < id.size(); ++part) {
         stop.poll_at(part);
         const Step& step = steps.next();
         // the part's digits, up to its separator or the ID's end; a run of zero digits (which a number past 2^64-1
@@ -222,16 +235,14 @@ void Sqids::decode(std::string_view id, std::vector<std::uint64_t>& numbers, boo
         std::uint64_t value = 0;
         const std::size_t first = i;
         for (; i < id.size(); ++i) {
-            const std::uint8_t position = step.position[static_cast<unsigned char>(id[i])];
+            const std::uint8_t position = step.position[text[i]];
             if (position == 0) break;
+            if (position == absent) return numbers.clear();
             if (value == 0 && i > first) {
                 plain = false;  // a leading zero
                 stop.poll_at(i);
             }
-            if (!append_digit(value, base, position - 1u)) {
-                numbers.clear();
-                return;
-            }
+            if (!append_digit(value, base, position - 1u)) return numbers.clear();
         }
         if (i == first) {  // an empty part ends the ID
             plain = false;
@@ -241,6 +252,10 @@ void Sqids::decode(std::string_view id, std::vector<std::uint64_t>& numbers, boo
         if (i == id.size()) break;
         ++i;                                // past the separator
         if (i == id.size()) plain = false;  // encode ends an ID with a digit
+    }
+    for (; i < id.size(); ++i) {  // after an empty part
+        stop.poll_at(i);
+        if (position_[text[i]] == absent) return numbers.clear();
     }
     if (numbers.empty()) plain = false;
 

@@ -51,13 +51,13 @@ private:
     // later step the shuffle of the one before.
     struct Step {
         std::string alphabet;
-        std::array<std::uint8_t, 128> position;  // index of each character in `alphabet`
+        std::array<std::uint8_t, 256> position;  // index of each byte in `alphabet`, or absent
 
         std::size_t bytes() const noexcept { return heap_bytes(sizeof(Step)) + heap_bytes(alphabet); }
     };
 
     auto walk(std::size_t offset) const;
-    // The index in alphabet_ of an ID's first character, for the given attempt.
+    // The index in alphabet_ of an ID's first character, for the given attempt (at most alphabet_.size()).
     std::size_t offset_of(std::span<const std::uint64_t> numbers, std::size_t increment, StopToken stop) const;
     // The ID of `numbers` that starts at `offset`, to a TextOut or MatchOut.
     template <class Out>
@@ -66,9 +66,11 @@ private:
                                StopToken stop) const;
     // Whether encode(numbers) gives exactly `id` (`numbers` decoded from it; `plain` as decode found it).
     bool is_canonical(std::span<const std::uint64_t> numbers, std::string_view id, bool plain, StopToken stop) const;
+    // The same for any `id`, as is_canonical does for IDs that are not plain.
+    bool encodes_to(std::span<const std::uint64_t> numbers, std::string_view id, StopToken stop) const;
 
     std::string alphabet_;                    // shuffled once
-    std::array<std::uint8_t, 128> position_;  // index in alphabet_, or absent
+    std::array<std::uint8_t, 256> position_;  // index of each byte in alphabet_, or absent
     int min_length_;
     Blocklist blocklist_;
     Divisor length_{2};  // alphabet_.size()
