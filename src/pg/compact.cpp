@@ -72,7 +72,7 @@ Datum packed_text(FunctionCallInfo fcinfo, std::span<const std::uint8_t> bytes, 
 bool unpacked(FunctionCallInfo fcinfo, std::span<std::uint8_t> bytes, const char* family) {
     AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
     const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, family, 64);
-    const std::optional<std::string_view> compressed = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    const std::optional<std::string_view> compressed = id_argument(fcinfo, 0);
     return compressed && unpack6(*compressed, alphabet, bytes);  // bounded work that cannot throw: no guard needed
 }
 
@@ -93,7 +93,7 @@ Datum code_to_number(FunctionCallInfo fcinfo,
                      std::optional<std::uint64_t> (*decode)(std::string_view, const Alphabet&, std::uint64_t)) {
     AlphabetSite& site = call_site<AlphabetSite>(fcinfo);
     const Alphabet& alphabet = alphabet_argument(fcinfo, site, 1, "base62");
-    const std::optional<std::string_view> code = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    const std::optional<std::string_view> code = id_argument(fcinfo, 0);
     std::optional<std::uint64_t> number;
     if (code) guarded([&](StopToken) { number = decode(*code, alphabet, INT64_MAX); });
     return bigint_or_null(fcinfo, number);

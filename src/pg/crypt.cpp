@@ -119,7 +119,7 @@ Datum id_decode(FunctionCallInfo fcinfo, KeyForm form) {
     CipherSite& site = call_site<CipherSite>(fcinfo);
     const std::optional<IdArguments> call = id_arguments(fcinfo, site, form);
     if (!call) PG_RETURN_NULL();
-    const std::optional<std::string_view> code = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    const std::optional<std::string_view> code = id_argument(fcinfo, 0);
     std::optional<std::uint64_t> number;
     guarded([&](StopToken) {
         // the length is checked even for a code that cannot be read, as for any other

@@ -59,7 +59,7 @@ enum class MinLength {
 // an unpadded ID is at least as long as it), so that is the check in that mode.
 [[gnu::always_inline]] inline bool decode_argument(FunctionCallInfo fcinfo, const HashidsCall& call,
                                                    MinLength rule = MinLength::exact) {
-    const std::optional<std::string_view> id = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    const std::optional<std::string_view> id = id_argument(fcinfo, 0);
     bool decoded = false;
     guarded([&](StopToken stop) {
         int min_length = call.min_length;
@@ -135,7 +135,7 @@ IDCODEC_SQL_FUNCTION(idcodec_hashids_encode_hex) {
 
 // hashids_decode_hex(hashid text, salt text, min_length int, alphabet text) → text; NULL when not a hashid
 IDCODEC_SQL_FUNCTION(idcodec_hashids_decode_hex) {
-    const std::optional<std::string_view> id = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    const std::optional<std::string_view> id = id_argument(fcinfo, 0);
     const HashidsCall call = hashids_call(fcinfo, 1);
     bool decoded = false;
     guarded([&](StopToken stop) {

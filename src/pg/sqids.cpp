@@ -73,7 +73,7 @@ IDCODEC_SQL_FUNCTION(idcodec_sqids_decode) {
     if (any_null(fcinfo, 0, 2) || PG_ARGISNULL(4)) PG_RETURN_NULL();
     SqidsSite& site = call_site<SqidsSite>(fcinfo);
     const Sqids& sqids = sqids_for(fcinfo, site, 1);
-    const std::optional<std::string_view> id = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    const std::optional<std::string_view> id = id_argument(fcinfo, 0);
     const bool canonical = PG_GETARG_BOOL(4);
     // An ID with a character UTF-8 cannot hold has one outside any sqids alphabet: nothing to decode.
     site.numbers.clear();

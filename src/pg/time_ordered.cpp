@@ -30,12 +30,12 @@ text* ulid_text(const Uuid& uuid) {
 
 // A TypeID argument parsed; nothing when it is no TypeID (or holds a character UTF-8 cannot represent).
 std::optional<TypeId> type_id_argument(FunctionCallInfo fcinfo) {
-    const std::optional<std::string_view> argument = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    const std::optional<std::string_view> argument = id_argument(fcinfo, 0);
     return argument ? parse_type_id(*argument) : std::nullopt;
 }
 
 std::optional<Uuid> ulid_argument(FunctionCallInfo fcinfo) {
-    const std::optional<std::string_view> argument = id_as_utf8(PG_GETARG_TEXT_PP(0));
+    const std::optional<std::string_view> argument = id_argument(fcinfo, 0);
     return argument ? parse_ulid(*argument) : std::nullopt;
 }
 

@@ -38,6 +38,20 @@ inline std::optional<std::string_view> id_as_utf8(const text* value) {
     return id_converted_to_utf8(value);
 }
 
+// Argument n as PG_GETARG_TEXT_PP gives it, with no call for a value that is neither compressed nor stored out of
+// line (nearly every row), which pg_detoast_datum_packed would return as it is.
+inline const text* packed_text_argument(FunctionCallInfo fcinfo, int n) {
+    auto* const value = reinterpret_cast<struct varlena*>(DatumGetPointer(PG_GETARG_DATUM(n)));
+    if (VARATT_IS_COMPRESSED(value) || VARATT_IS_EXTERNAL(value)) [[unlikely]]
+        return pg_detoast_datum_packed(value);
+    return value;
+}
+
+// Argument n, an ID to decode, as id_as_utf8 gives it. Inline: decoders call it on every row.
+inline std::optional<std::string_view> id_argument(FunctionCallInfo fcinfo, int n) {
+    return id_as_utf8(packed_text_argument(fcinfo, n));
+}
+
 // A text value from UTF-8, converted to the database encoding where that differs.
 text* text_from_utf8(std::string_view utf8);
 

@@ -86,17 +86,16 @@ public:
         pos_ += utf8::width(code_point);
     }
     // Compares ASCII characters without a bound check of each: the run fits in the bytes left or cannot match.
-    void put_run(std::u32string_view code_points) noexcept {
-        if (pos_ > expected_.size() || code_points.size() > expected_.size() - pos_) {
-            matching_ = false;
-        } else {
-            const auto* expected = reinterpret_cast<const unsigned char*>(expected_.data()) + pos_;
-            std::size_t k = 0;
+    // Inlined: a decoder's padding check is two runs.
+    [[gnu::always_inline]] void put_run(std::u32string_view code_points) noexcept {
+        const std::size_t left = pos_ < expected_.size() ? expected_.size() - pos_ : 0;
+        std::size_t k = 0;
+        if (code_points.size() <= left) {
+            const auto* const expected = reinterpret_cast<const unsigned char*>(expected_.data()) + pos_;
             for (; k < code_points.size() && code_points[k] < 0x80; ++k) matching_ &= expected[k] == code_points[k];
             pos_ += k;
-            code_points.remove_prefix(k);
         }
-        for (const char32_t code_point : code_points) put(code_point);
+        for (; k < code_points.size(); ++k) put(code_points[k]);
     }
     // Bytes put so far, as a TextOut would hold: an encoder's loops run the same over both.
     std::size_t size() const noexcept { return pos_; }
