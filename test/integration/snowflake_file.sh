@@ -87,16 +87,26 @@ END
 \$\$"
 last_of() { sed -nE 's/^NOTICE:  00000: last key: ([0-9]+)$/\1/p' <<<"$1" | head -n 1; }
 
-# spoil KIND: the file's place taken by KIND (the file itself moved to $good first, but for read-only)
+# spoil KIND: the file's place taken by KIND (the file itself moved to $good first, but for read-only). While the
+# server runs, its reserver rewrites the file twice a second and may write it again between the move and what takes
+# its place: then the newer file is moved instead (its reservation is the higher), and KIND put there again.
 spoil() {
-    [ "$1" = read-only ] || as_postgres mv "$state" "$good"
-    case $1 in
-        directory) as_postgres mkdir "$state" ;;
-        link) as_postgres ln -s "$good" "$state" ;;
-        dangling) as_postgres ln -s "$CLUSTERS/nowhere" "$state" ;;
-        read-only) as_postgres chmod 0400 "$state" ;;
-        fifo) as_postgres mkfifo -m 0600 "$state" ;;
-    esac
+    if [ "$1" = read-only ]; then
+        as_postgres chmod 0400 "$state"
+        return
+    fi
+    local attempt
+    for attempt in 1 2 3 4 5 6 7 8 9 10; do
+        as_postgres mv "$state" "$good"
+        case $1 in
+            directory) as_postgres mkdir "$state" 2>/dev/null ;;
+            link) as_postgres ln -s "$good" "$state" 2>/dev/null ;;
+            dangling) as_postgres ln -s "$CLUSTERS/nowhere" "$state" 2>/dev/null ;;
+            fifo) as_postgres mkfifo -m 0600 "$state" 2>/dev/null ;;
+        esac && return
+    done
+    echo "spoil $1: the server wrote its file again each time" >&2
+    return 1
 }
 # clear_spoil KIND: what spoil put there removed (read-only: the file made writable again)
 clear_spoil() {
