@@ -30,6 +30,11 @@ public:
         return static_cast<std::uint64_t>((static_cast<u128>(inverse_) * n) >> 64);
     }
 
+    std::uint64_t quotient(std::uint64_t n) const noexcept {
+        std::uint64_t r;
+        return divide(n, r);
+    }
+
     std::uint64_t remainder(std::uint64_t n) const noexcept {
         std::uint64_t r;
         divide(n, r);

@@ -227,8 +227,7 @@ template <class Head, class Tail>
     const std::u32string_view first = padding_of(written.last_step());
     const std::size_t size = alphabet_.size();
     const std::size_t half = size / 2;
-    std::uint64_t unused;
-    const std::size_t rounds = base_.divide(wanted - guarded + size - 1, unused);  // by multiplication
+    const std::size_t rounds = base_.quotient(wanted - guarded + size - 1);  // by multiplication, not a div
     const std::size_t excess = guarded + rounds * size - wanted;
     const std::size_t cut_front = excess / 2;
     const std::size_t cut_back = excess - cut_front;
