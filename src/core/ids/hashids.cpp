@@ -283,6 +283,7 @@ std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_leng
     const auto first_separator = static_cast<std::uint32_t>(alphabet_.size());
     const auto first_guard = first_separator + static_cast<std::uint32_t>(separators_.size());
     constexpr std::uint32_t end_of_id = CodePointIndex::npos - 1;  // above every symbol, below npos
+    constexpr std::size_t max_number_bytes = 64 * 4;
     begin = 0;
     for (std::size_t pos = 0, item = 0; pos < id.size(); ++item) {
         stop.poll_at(item);
@@ -300,7 +301,9 @@ std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_leng
 
     // Only the numbers part encode writes: no number with a leading zero digit, after each number the separator it
     // selects, and a lottery character that the numbers select. Each number's digits are read by a loop of their
-    // own, which ends within 64 digits: a number past 2^64-1 is refused, and a leading zero after one digit.
+    // own. It only reads digits: a number past 2^64-1 is refused as it is read, and a first digit of zero with more
+    // after it once the number has ended. Zeros never overflow, so the loop also stops after max_number_bytes: no
+    // number encode writes is that long (at most 64 digits of at most 4 bytes), and no stop is polled inside it.
     const std::uint64_t base = alphabet_.size();
     auto steps = walk(lottery);
     std::uint64_t value_hash = 0;
@@ -310,42 +313,39 @@ std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_leng
     for (std::size_t i = 0;; ++i) {
         stop.poll_at(i);
         const Step& step = steps.next();
+        const std::size_t number_start = pos;
         std::uint64_t value = 0;
         std::size_t digits = 0;
-        char32_t leading = 0;  // the number's first digit
-        std::size_t start = pos;
+        std::size_t ending_start = pos;
         std::uint32_t ending = end_of_id;  // the symbol after the number
-        while (pos < id.size()) {
-            start = pos;
-            const auto byte = static_cast<unsigned char>(id[pos]);
-            char32_t cp = byte;
-            std::uint32_t digit = step.ascii_digit[byte];
+        const std::size_t number_limit = std::min(id.size(), pos + max_number_bytes);
+        while (pos < number_limit) {
+            std::uint32_t digit = step.ascii_digit[static_cast<unsigned char>(id[pos])];
             if (digit != Step::no_ascii_digit) [[likely]] {
                 ++pos;
             } else {
-                cp = utf8::next(id, pos);
-                const std::uint32_t symbol = symbols_.find(cp);
+                const std::size_t at = pos;
+                const std::uint32_t symbol = symbols_.find(utf8::next(id, pos));
                 if (symbol >= first_separator) {
                     ending = symbol;
+                    ending_start = at;
                     break;
                 }
                 digit = step.position_of[symbol];
             }
-            if (digits == 0) {
-                leading = cp;
-            } else if (value == 0) {
-                return false;  // a leading zero
-            }
             if (!append_digit(value, base, digit)) return false;
             ++digits;
         }
-        if (digits == 0 || ending == CodePointIndex::npos) return false;
+        if (digits == 0 || ending == CodePointIndex::npos || (ending == end_of_id && pos != id.size())) return false;
+        std::size_t after_leading = number_start;
+        const char32_t leading = utf8::next(id, after_leading);       // the number's first digit
+        if (digits > 1 && leading == step.alphabet[0]) return false;  // a leading zero
         length += digits;
         if (i == 0) first_digit = leading;
         value_hash += lottery_term(value, i);
         numbers.push_back(value);
         if (ending >= first_guard) {  // the second guard ends the numbers, as does the ID's end
-            if (ending != end_of_id) end = start;
+            if (ending != end_of_id) end = ending_start;
             break;
         }
         // a separator: the one this number selects, and another number follows

@@ -86,6 +86,19 @@ TEST(Hashids, RejectsTamperedTruncatedAndOverflowingIds) {
     const std::string huge = hashids.encode(Numbers{UINT64_MAX});
     EXPECT_EQ(decoded(hashids, huge), Numbers{UINT64_MAX});
     EXPECT_EQ(decoded(hashids, huge.substr(0, 1) + huge.substr(1) + huge.substr(1)), Numbers{});
+    // A number of zero digits: one is 0, and more are a leading zero however many there are (they never overflow,
+    // so the digit loop has a bound of its own, below and above which these lengths fall).
+    const std::string zero = hashids.encode(Numbers{0});  // the lottery character, then the zero digit
+    ASSERT_EQ(zero.size(), 2u);
+    EXPECT_EQ(decoded(hashids, zero), Numbers{0});
+    for (const std::size_t zeros : {2, 3, 64, 255, 256, 257, 100000})
+        EXPECT_EQ(decoded(hashids, zero.substr(0, 1) + std::string(zeros, zero[1])), Numbers{}) << zeros << " zeros";
+    // The longest number there is, within that bound: 2^64-1 in 16 digits of 4 bytes each.
+    std::string four_byte_alphabet;
+    for (char32_t cp = U'\U0001F600'; cp < U'\U0001F600' + 20; ++cp) utf8::append(four_byte_alphabet, cp);
+    const Hashids widest("salt", four_byte_alphabet);
+    const std::string longest = widest.encode(Numbers{UINT64_MAX, UINT64_MAX});
+    EXPECT_EQ(decoded(widest, longest), (Numbers{UINT64_MAX, UINT64_MAX}));
 }
 
 // With more numbers than the memo of alphabets keeps, the last alphabet lives in the walk, and the padding written
