@@ -283,7 +283,9 @@ std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_leng
     const auto first_separator = static_cast<std::uint32_t>(alphabet_.size());
     const auto first_guard = first_separator + static_cast<std::uint32_t>(separators_.size());
     constexpr std::uint32_t end_of_id = CodePointIndex::npos - 1;  // above every symbol, below npos
-    constexpr std::size_t max_number_bytes = 64 * 4;
+    // The longest number encode writes: 64 digits (base 2: an alphabet of 16 can lose all but 2 characters to the
+    // separators) of 4 bytes each; one byte more lets the digit loop read the symbol after it.
+    constexpr std::size_t max_number_bytes = 64 * 4 + 1;
     begin = 0;
     for (std::size_t pos = 0, item = 0; pos < id.size(); ++item) {
         stop.poll_at(item);
@@ -302,8 +304,8 @@ std::string Hashids::encode(std::span<const std::uint64_t> numbers, int min_leng
     // Only the numbers part encode writes: no number with a leading zero digit, after each number the separator it
     // selects, and a lottery character that the numbers select. Each number's digits are read by a loop of their
     // own. It only reads digits: a number past 2^64-1 is refused as it is read, and a first digit of zero with more
-    // after it once the number has ended. Zeros never overflow, so the loop also stops after max_number_bytes: no
-    // number encode writes is that long (at most 64 digits of at most 4 bytes), and no stop is polled inside it.
+    // after it once the number has ended. Zeros never overflow, so the loop also stops after max_number_bytes (a
+    // number that reaches it without ending is refused), and no stop is polled inside it.
     const std::uint64_t base = alphabet_.size();
     auto steps = walk(lottery);
     std::uint64_t value_hash = 0;

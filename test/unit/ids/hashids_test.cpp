@@ -93,12 +93,17 @@ TEST(Hashids, RejectsTamperedTruncatedAndOverflowingIds) {
     EXPECT_EQ(decoded(hashids, zero), Numbers{0});
     for (const std::size_t zeros : {2, 3, 64, 255, 256, 257, 100000})
         EXPECT_EQ(decoded(hashids, zero.substr(0, 1) + std::string(zeros, zero[1])), Numbers{}) << zeros << " zeros";
-    // The longest number there is, within that bound: 2^64-1 in 16 digits of 4 bytes each.
-    std::string four_byte_alphabet;
-    for (char32_t cp = U'\U0001F600'; cp < U'\U0001F600' + 20; ++cp) utf8::append(four_byte_alphabet, cp);
-    const Hashids widest("salt", four_byte_alphabet);
-    const std::string longest = widest.encode(Numbers{UINT64_MAX, UINT64_MAX});
-    EXPECT_EQ(decoded(widest, longest), (Numbers{UINT64_MAX, UINT64_MAX}));
+    // The longest numbers there are, right at that bound: every separator is in this alphabet, which leaves base 2
+    // and 4-byte digits, so 2^63 and above take 64 digits, 256 bytes, and a separator or guard follows them.
+    const Hashids widest("salt", "cfhistuCFHISTU\U0001F600\U0001F601");
+    ASSERT_EQ(widest.alphabet().size(), 2u);
+    for (const Numbers& numbers :
+         {Numbers{UINT64_MAX}, Numbers{UINT64_MAX, 1}, Numbers{1, UINT64_MAX}, Numbers{std::uint64_t{1} << 63, 0}}) {
+        for (const int min_length : {0, 67, 100}) {
+            const std::string id = widest.encode(numbers, min_length);
+            EXPECT_EQ(decoded(widest, id, min_length), numbers) << id.size() << " bytes, min_length " << min_length;
+        }
+    }
 }
 
 // With more numbers than the memo of alphabets keeps, the last alphabet lives in the walk, and the padding written
