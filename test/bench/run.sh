@@ -498,7 +498,12 @@ if [ "${BENCH_SNOWFLAKE:-1}" = 1 ]; then
     # the INSERT is timed: each key's table is made afresh (and the one before written out) before its clock starts.
     # Each INSERT's time on the CPU is also counted (Linux's /proc/self/schedstat, its first number, read by the server
     # before and after it): the rest of its time it spent off the CPU, waiting (for the disk, a lock, the clock) or
-    # waiting for a core. Where the server cannot read the file, that column shows a dash.
+    # waiting for a core. Where the server cannot read the file, that column shows a dash. A virtual machine's cores
+    # also change speed, for seconds at a time, which no count of the guest's shows: so a fixed loop of PL/pgSQL is
+    # timed by the clock just before and just after each INSERT (a wait for a core slows it too), and a round whose
+    # four timings lie within 10% of each other ran at one speed, as far as they can tell. The median and worst ratio
+    # of those rounds are shown beside their count; the verdict is on all rounds (the worst of fewer rounds is lower
+    # by itself, so the two are not comparable).
     log "INSERT $INSERT_ROWS rows with a snowflake key against a v7 uuid key, 20 rounds"
     psql -X -q -v ON_ERROR_STOP=1 <<SQL
 SET client_min_messages = warning;
@@ -507,7 +512,19 @@ SET jit = off;
 SET idcodec.node_id = 1;
 $KEY_SQL
 SELECT pg_temp.key_table(key) FROM unnest(ARRAY['snowflake', 'uuid_v7']) AS key \\g /dev/null
-CREATE TEMP TABLE insert_rounds (round int, key text, ms double precision, cpu_ms double precision);
+CREATE TEMP TABLE insert_rounds (round int, key text, ms double precision, cpu_ms double precision,
+                                 speed_before double precision, speed_after double precision);
+CREATE FUNCTION pg_temp.speed_ms() RETURNS double precision LANGUAGE plpgsql AS \$speed\$
+DECLARE
+    t0 timestamptz := clock_timestamp();
+    x bigint := 0;
+BEGIN
+    FOR i IN 1..300000 LOOP
+        x := x + i;
+    END LOOP;
+    RETURN 1000 * extract(epoch FROM clock_timestamp() - t0);
+END
+\$speed\$;
 CREATE FUNCTION pg_temp.cpu_ns() RETURNS bigint LANGUAGE plpgsql AS \$cpu\$
 BEGIN
     RETURN split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint;
@@ -519,16 +536,21 @@ DO \$rounds\$
 DECLARE
     t0 timestamptz;
     cpu0 bigint;
+    ms double precision;
+    cpu_ms double precision;
+    speed_before double precision;
     key text;
 BEGIN
     FOR round IN 1..20 LOOP
         FOREACH key IN ARRAY CASE WHEN round % 2 = 1 THEN ARRAY['snowflake', 'uuid_v7'] ELSE ARRAY['uuid_v7', 'snowflake'] END LOOP
             PERFORM pg_temp.key_table(key);
+            speed_before := pg_temp.speed_ms();
             cpu0 := pg_temp.cpu_ns();
             t0 := clock_timestamp();
             PERFORM pg_temp.insert_keys(key, keep => true);
-            INSERT INTO insert_rounds
-                VALUES (round, key, 1000 * extract(epoch FROM clock_timestamp() - t0), (pg_temp.cpu_ns() - cpu0) / 1e6);
+            ms := 1000 * extract(epoch FROM clock_timestamp() - t0);
+            cpu_ms := (pg_temp.cpu_ns() - cpu0) / 1e6;
+            INSERT INTO insert_rounds VALUES (round, key, ms, cpu_ms, speed_before, pg_temp.speed_ms());
         END LOOP;
     END LOOP;
 END
@@ -544,9 +566,17 @@ SELECT 'INSERT $INSERT_ROWS rows, snowflake key against v7, 20 rounds' AS name,
        coalesce(to_char(max(s_off), 'FM99990.0'), '-') AS "snowflake: most ms off the CPU",
        coalesce(to_char(max(v_off), 'FM99990.0'), '-') AS "v7: most ms off the CPU",
        to_char(min(s_ms), 'FM99990') || '–' || to_char(max(s_ms), 'FM99990') AS "snowflake ms",
-       coalesce(to_char(min(s_cpu), 'FM99990') || '–' || to_char(max(s_cpu), 'FM99990'), '-') AS "... on the CPU"
+       coalesce(to_char(min(s_cpu), 'FM99990') || '–' || to_char(max(s_cpu), 'FM99990'), '-') AS "... on the CPU",
+       to_char(min(slowest / fastest), 'FM990.00') || '–' || to_char(max(slowest / fastest), 'FM990.00')
+           AS "fixed loop: slowest ÷ fastest of a round",
+       count(*) FILTER (WHERE slowest <= 1.1 * fastest) AS "rounds at one speed",
+       coalesce(to_char(percentile_disc(0.5) WITHIN GROUP (ORDER BY ratio) FILTER (WHERE slowest <= 1.1 * fastest),
+                        'FM990.00'), '-') AS "... their median",
+       coalesce(to_char(max(ratio) FILTER (WHERE slowest <= 1.1 * fastest), 'FM990.00'), '-') AS "... their worst"
 FROM (SELECT s.round, s.ms / v.ms AS ratio, s.ms - s.cpu_ms AS s_off, v.ms - v.cpu_ms AS v_off, s.ms AS s_ms,
-             s.cpu_ms AS s_cpu
+             s.cpu_ms AS s_cpu,
+             greatest(s.speed_before, s.speed_after, v.speed_before, v.speed_after) AS slowest,
+             least(s.speed_before, s.speed_after, v.speed_before, v.speed_after) AS fastest
       FROM insert_rounds s JOIN insert_rounds v USING (round)
       WHERE s.key = 'snowflake' AND v.key = 'uuid_v7') AS r;
 DROP TABLE bench_snowflake, bench_uuid_v7;
